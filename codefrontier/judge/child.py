@@ -1,0 +1,165 @@
+"""The per-test child: confine this freshly forked process, then run the program in it.
+
+The child is a fork of the sample process, which already holds the compiled
+program, so a test costs a fork and no interpreter start. Everything here runs
+after fork() and before the program: it must not return to the caller, and
+every way out is os._exit with one of the codes below.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import json
+import math
+import os
+import resource
+import signal
+import sys
+import traceback
+from dataclasses import dataclass
+from types import CodeType
+
+from codefrontier.judge import linux
+
+EXIT_MEMORY = 201  # MemoryError escaped the program
+EXIT_UNSERIALIZABLE = 202  # a call-based return value that is not JSON data
+EXIT_SETUP = 203  # confinement failed: the program never ran
+RESULT_FD = 3  # call-based problems: the JSON of the return value goes here
+
+CLEAN_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/sandbox",
+             "PYTHONHASHSEED": "0"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    cpu_s: float
+    address_space_bytes: int
+    output_bytes: int
+    open_files: int
+    processes: int  # RLIMIT_NPROC; 0 leaves it unset
+
+
+@dataclass(frozen=True)
+class Confinement:
+    scratch: str
+    uid: int | None  # drop to this uid and gid; None keeps the current one
+    drop_capabilities: bool
+    new_session: bool
+
+
+def _set_limits(limits: Limits) -> None:
+    # Whole seconds only: SIGXCPU at the first second past the limit, SIGKILL one later.
+    # The verdict compares measured CPU time with the exact limit.
+    cpu = max(1, math.ceil(limits.cpu_s))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    resource.setrlimit(resource.RLIMIT_AS, (limits.address_space_bytes,) * 2)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.output_bytes,) * 2)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files,) * 2)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if limits.processes:
+        resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes,) * 2)
+
+
+def _confine(fds: tuple[int, int, int, int], limits: Limits, confinement: Confinement) -> None:
+    if confinement.new_session:
+        os.setsid()
+    for target, fd in enumerate(fds):
+        if fd >= 0:
+            os.dup2(fd, target)
+    os.closerange(4, 1 << 16)
+    os.chdir(confinement.scratch)
+    with open("/proc/self/oom_score_adj", "w") as handle:
+        handle.write("1000")
+    _set_limits(limits)
+    if confinement.uid is not None:
+        os.setgroups([])
+        os.setresgid(confinement.uid, confinement.uid, confinement.uid)
+        os.setresuid(confinement.uid, confinement.uid, confinement.uid)
+    if confinement.drop_capabilities:
+        linux.drop_all_capabilities()
+    linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+    linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
+    for name in (signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(name, signal.SIG_DFL)
+    os.environ.clear()
+    os.environ.update(CLEAN_ENV)
+    os.umask(0o077)
+    sys.argv = ["main.py"]
+    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.open(0, "rb", closefd=False), encoding="utf-8")
+    sys.stdout = sys.__stdout__ = io.TextIOWrapper(io.open(1, "wb", closefd=False), encoding="utf-8")
+    sys.stderr = sys.__stderr__ = io.TextIOWrapper(io.open(2, "wb", closefd=False), encoding="utf-8",
+                                                   errors="backslashreplace")
+
+
+def _flush_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001 - the program may have replaced or broken the stream
+            pass
+
+
+def _call_solution(namespace: dict, func_name: str, stdin_text: str) -> None:
+    args = [json.loads(line) for line in stdin_text.splitlines()]
+    solution = namespace["Solution"]()
+    result = getattr(solution, func_name)(*args)
+    try:
+        encoded = json.dumps(result).encode()
+    except (TypeError, ValueError, RecursionError):
+        _flush_streams()
+        os._exit(EXIT_UNSERIALIZABLE)
+    view = memoryview(encoded)
+    while view:
+        view = view[os.write(RESULT_FD, view):]
+
+
+def run_test_child(
+    code: CodeType,
+    base_namespace: dict,
+    kind: str,
+    func_name: str,
+    stdin_text: str,
+    fds: tuple[int, int, int, int],
+    limits: Limits,
+    confinement: Confinement,
+) -> None:
+    """Confine this process and run one test of the program. Never returns."""
+    try:
+        _confine(fds, limits, confinement)
+    except BaseException:  # noqa: BLE001
+        os._exit(EXIT_SETUP)
+    status = 0
+    try:
+        namespace = dict(base_namespace)
+        namespace["__builtins__"] = builtins
+        exec(code, namespace)
+        if kind == "call":
+            _call_solution(namespace, func_name, stdin_text)
+    except SystemExit as exit_request:
+        status = _exit_status(exit_request.code)
+    except MemoryError:
+        os._exit(EXIT_MEMORY)
+    except BaseException as error:  # noqa: BLE001 - any other exception is a runtime error
+        try:
+            # Skip this harness's own frame: the traceback starts in the program.
+            traceback.print_exception(type(error), error, error.__traceback__.tb_next)
+        except MemoryError:
+            os._exit(EXIT_MEMORY)
+        except BaseException:  # noqa: BLE001
+            pass
+        status = 1
+    _flush_streams()
+    os._exit(status)
+
+
+def _exit_status(code: object) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    try:
+        print(code, file=sys.stderr)
+    except BaseException:  # noqa: BLE001
+        pass
+    return 1

@@ -1,0 +1,69 @@
+"""Judging samples from files: the `codefrontier judge` command's library side.
+
+The verdicts file is parquet, one row per sample; its columns are documented
+in docs/judge.md and typed by VERDICTS_SCHEMA.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict
+
+import pyarrow as pa
+
+from codefrontier import __version__
+from codefrontier.judge.pool import JudgePool, Sample, SampleResult
+from codefrontier.problems import load_problems
+from codefrontier.tables import read_records, write_records
+
+VERDICTS_SCHEMA = pa.schema([
+    ("problem_id", pa.string()),
+    ("sample_id", pa.int64()),
+    ("outcome", pa.string()),
+    ("verdicts", pa.list_(pa.string())),
+    ("input_lens", pa.list_(pa.int64())),
+    ("cpu_s", pa.list_(pa.float64())),
+    ("peak_mb", pa.list_(pa.float64())),
+    ("first_failure", pa.int64()),
+    ("max_passed_input_len", pa.int64()),
+    ("format_error_cause", pa.string()),
+    ("error", pa.string()),
+    ("isolation", pa.string()),
+])
+
+
+def load_samples(path: str | os.PathLike) -> list[Sample]:
+    """Samples from parquet or JSONL: problem_id, sample_id, completion, optional code."""
+    records = read_records(path)
+    samples = []
+    for row_number, record in enumerate(records):
+        missing = {"problem_id", "sample_id"} - record.keys()
+        if missing or ("completion" not in record and "code" not in record):
+            raise ValueError(f"{path}, row {row_number}: samples need problem_id, sample_id and "
+                             f"completion (or code); missing {sorted(missing) or ['completion']}")
+        samples.append(Sample(problem_id=str(record["problem_id"]),
+                              sample_id=int(record["sample_id"]),
+                              completion=record.get("completion") or "",
+                              code=record.get("code")))
+    keys = [(s.problem_id, s.sample_id) for s in samples]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"{path}: (problem_id, sample_id) pairs must be unique")
+    return samples
+
+
+def judge_files(problems_path: str | os.PathLike, samples_path: str | os.PathLike,
+                out_path: str | os.PathLike, workers: int | None = None,
+                all_tests: bool = False, max_isolation: str = "namespaces",
+                progress: bool = True) -> list[SampleResult]:
+    problems = load_problems(problems_path)
+    samples = load_samples(samples_path)
+    with JudgePool(workers=workers, max_isolation=max_isolation) as pool:
+        results = pool.judge(problems.problems, samples, all_tests=all_tests, progress=progress)
+        isolation = pool.isolation
+    metadata = {"codefrontier_version": __version__,
+                "isolation": json.dumps(isolation.to_dict()),
+                "all_tests": json.dumps(all_tests)}
+    write_records([asdict(r) for r in results], out_path, schema=VERDICTS_SCHEMA,
+                  metadata=metadata)
+    return results

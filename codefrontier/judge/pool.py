@@ -1,0 +1,251 @@
+"""A pool of judge workers and the in-memory judging API.
+
+    with JudgePool(workers=2) as judge:
+        results = judge.judge(problems, samples)
+
+Workers are fresh interpreters started with fork+exec (never a fork of the
+caller, which may be a multi-GB trainer holding a CUDA context), one per core
+by default. A worker that dies or hangs is replaced; its sample gets RE.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import select
+import subprocess
+import sys
+import threading
+from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from tqdm import tqdm
+
+from codefrontier.judge import wire
+from codefrontier.judge.extract import extract_code
+from codefrontier.judge.isolation import LEVELS, Isolation
+from codefrontier.judge.verdicts import Outcome, Verdict, classify, first_failure
+from codefrontier.problems import Problem
+
+log = logging.getLogger("codefrontier.judge")
+
+DEFAULT_OUTPUT_LIMIT_MB = 16.0
+COMPILE_ALLOWANCE_S = 30.0
+START_TIMEOUT_S = 60.0
+_PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One model output to judge. `code`, when given, skips extraction from `completion`."""
+
+    problem_id: str
+    sample_id: int
+    completion: str = ""
+    code: str | None = None
+
+
+@dataclass
+class SampleResult:
+    """The judge's record of one sample (one row of verdicts.parquet; see docs/judge.md)."""
+
+    problem_id: str
+    sample_id: int
+    outcome: str
+    verdicts: list[str]
+    input_lens: list[int]  # every test of the problem, in the order run (ascending)
+    cpu_s: list[float]  # per test run
+    peak_mb: list[float]  # per test run
+    first_failure: int | None
+    max_passed_input_len: int | None
+    format_error_cause: str | None
+    error: str  # compile error, or the stderr tail of the failing test on RE
+    isolation: str
+
+
+class WorkerDied(RuntimeError):
+    pass
+
+
+class _Worker:
+    """One worker process and the pipes to it."""
+
+    def __init__(self, max_isolation: str, processes_per_test: int) -> None:
+        self._command = [sys.executable, "-m", "codefrontier.judge.worker",
+                         "--max-isolation", max_isolation,
+                         "--processes-per-test", str(processes_per_test)]
+        self.process: subprocess.Popen | None = None
+        self.isolation: Isolation | None = None
+        self.start()
+
+    def start(self) -> None:
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
+               "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1",
+               "PYTHONPATH": _PACKAGE_PARENT}
+        self.process = subprocess.Popen(self._command, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, env=env, close_fds=True,
+                                        start_new_session=True)
+        ready = self._receive(START_TIMEOUT_S)
+        if ready.get("op") != "ready":
+            raise WorkerDied(f"judge worker sent {ready!r} instead of ready")
+        self.isolation = Isolation(**ready["isolation"])
+
+    def _receive(self, timeout: float) -> dict:
+        fd = self.process.stdout.fileno()
+        readable, _, _ = select.select([fd], [], [], timeout)
+        if not readable:
+            raise WorkerDied(f"judge worker silent for {timeout:.0f} s")
+        try:
+            header, _ = wire.receive(fd)
+        except (wire.ChannelClosed, ValueError) as error:
+            raise WorkerDied(f"judge worker died ({error})") from None
+        return header
+
+    def request(self, request: dict, timeout: float) -> dict:
+        try:
+            wire.send(self.process.stdin.fileno(), request)
+            return self._receive(timeout)
+        except (WorkerDied, BrokenPipeError) as error:
+            self.restart()
+            raise WorkerDied(str(error)) from None
+
+    def restart(self) -> None:
+        self.stop(kill=True)
+        self.start()
+
+    def stop(self, kill: bool = False) -> None:
+        if self.process is None:
+            return
+        if not kill:
+            try:
+                wire.send(self.process.stdin.fileno(), {"op": "exit"})
+                self.process.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                kill = True
+        if kill:
+            self.process.kill()
+            self.process.wait()
+        self.process.stdin.close()
+        self.process.stdout.close()
+        self.process = None
+
+
+class JudgePool:
+    """Judges samples against problems in sandboxed worker processes.
+
+    workers: number of worker processes (default: one per available core).
+    max_isolation: the strongest sandbox level to try ("namespaces", "userns",
+        "rlimits"); each worker falls back to the strongest level that works.
+    output_limit_mb: stdout cap per test; more is OLE.
+    """
+
+    def __init__(self, workers: int | None = None, max_isolation: str = "namespaces",
+                 output_limit_mb: float = DEFAULT_OUTPUT_LIMIT_MB,
+                 processes_per_test: int = 32) -> None:
+        if max_isolation not in LEVELS:
+            raise ValueError(f"max_isolation {max_isolation!r} is not one of {LEVELS}")
+        count = workers or len(os.sched_getaffinity(0))
+        if count < 1:
+            raise ValueError(f"workers must be at least 1, got {workers}")
+        self.output_limit_mb = output_limit_mb
+        self._workers = [_Worker(max_isolation, processes_per_test) for _ in range(count)]
+        self._idle: queue.Queue[_Worker] = queue.Queue()
+        for worker in self._workers:
+            self._idle.put(worker)
+        self._tests_cache: dict[str, tuple[list[list[str]], list[int]]] = {}
+        self._lock = threading.Lock()
+        self.isolation = self._workers[0].isolation
+        log.info("judge sandbox: %s (%d workers)", self.isolation.describe(), count)
+
+    def __enter__(self) -> JudgePool:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for worker in self._workers:
+            worker.stop()
+        self._workers = []
+
+    def _ordered_tests(self, problem: Problem) -> tuple[list[list[str]], list[int]]:
+        with self._lock:
+            cached = self._tests_cache.get(problem.problem_id)
+            if cached is None or len(cached[0]) != len(problem.tests):
+                ordered = problem.tests_by_input_length()
+                cached = ([[t.input, t.output] for t in ordered], [t.input_len for t in ordered])
+                self._tests_cache[problem.problem_id] = cached
+            return cached
+
+    def judge_one(self, problem: Problem, sample: Sample, all_tests: bool = False) -> SampleResult:
+        tests, input_lens = self._ordered_tests(problem)
+        code = sample.code if sample.code is not None else extract_code(sample.completion)
+        if code is None:
+            return _format_error(sample, input_lens, self.isolation.level)
+        request = {"op": "judge", "code": code, "kind": problem.kind,
+                   "func_name": problem.func_name, "time_limit_s": problem.time_limit_s,
+                   "memory_limit_mb": problem.memory_limit_mb,
+                   "output_limit_mb": self.output_limit_mb, "all_tests": all_tests,
+                   "tests": tests}
+        timeout = COMPILE_ALLOWANCE_S + len(tests) * (2.0 * problem.time_limit_s + 3.0)
+        worker = self._idle.get()
+        try:
+            reply = worker.request(request, timeout)
+        except WorkerDied as error:
+            log.warning("%s/%s: judge worker lost (%s); scored RE", sample.problem_id,
+                        sample.sample_id, error)
+            reply = {"runs": [{"verdict": Verdict.RE.value, "cpu_s": 0.0, "peak_mb": 0.0,
+                               "stderr": f"judge worker lost: {error}"}], "compile_error": ""}
+        finally:
+            self._idle.put(worker)
+        return _result_from_reply(sample, reply, input_lens, worker.isolation.level)
+
+    def judge(self, problems: Mapping[str, Problem], samples: Iterable[Sample],
+              all_tests: bool = False, progress: bool = False) -> list[SampleResult]:
+        """Judge samples in parallel; results come back in the order of `samples`."""
+        samples = list(samples)
+        unknown = sorted({s.problem_id for s in samples if s.problem_id not in problems})
+        if unknown:
+            shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
+            raise KeyError(f"{len(unknown)} samples name problems not in the problem set: {shown}")
+        with ThreadPoolExecutor(max_workers=len(self._workers)) as executor:
+            futures = [executor.submit(self.judge_one, problems[s.problem_id], s, all_tests)
+                       for s in samples]
+            bar = tqdm(total=len(futures), desc="judging", unit="sample", disable=not progress)
+            results = []
+            for future in futures:
+                results.append(future.result())
+                bar.update()
+            bar.close()
+        return results
+
+
+def _format_error(sample: Sample, input_lens: list[int], isolation: str) -> SampleResult:
+    return SampleResult(
+        problem_id=sample.problem_id, sample_id=sample.sample_id,
+        outcome=Outcome.FORMAT_ERROR.value, verdicts=[], input_lens=input_lens, cpu_s=[],
+        peak_mb=[], first_failure=None, max_passed_input_len=None,
+        format_error_cause="no_code_block", error="", isolation=isolation)
+
+
+def _result_from_reply(sample: Sample, reply: dict, input_lens: list[int],
+                       isolation: str) -> SampleResult:
+    runs = reply["runs"]
+    error = reply["compile_error"]
+    if error:
+        runs = [{"verdict": Verdict.RE.value, "cpu_s": 0.0, "peak_mb": 0.0, "stderr": error}]
+    verdicts = [r["verdict"] for r in runs]
+    failed_at = first_failure(verdicts)
+    passed = verdicts if failed_at is None else verdicts[:failed_at]
+    if failed_at is not None and not error:
+        error = runs[failed_at].get("stderr", "")
+    return SampleResult(
+        problem_id=sample.problem_id, sample_id=sample.sample_id,
+        outcome=classify(verdicts).value, verdicts=verdicts, input_lens=input_lens,
+        cpu_s=[round(r["cpu_s"], 4) for r in runs], peak_mb=[round(r["peak_mb"], 2) for r in runs],
+        first_failure=failed_at,
+        max_passed_input_len=input_lens[len(passed) - 1] if passed else None,
+        format_error_cause=None, error=error, isolation=isolation)

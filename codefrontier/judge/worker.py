@@ -1,0 +1,333 @@
+"""A judge worker: one pre-started process per core that judges samples it is sent.
+
+Three kinds of process, so that no untrusted program ever shares memory with
+the expected outputs:
+
+* the **worker** (this module's ``main``) talks to the pool over stdin/stdout,
+  holds the tests and compares outputs. It forks exactly once, at start-up,
+  before it has seen any test, and never runs untrusted code;
+* the **zygote**, that single child: init of the sandbox's namespaces. It
+  receives a program and its test inputs (never outputs) and forks a sample
+  process for each;
+* the **sample process** compiles the program once (a compile bomb takes down
+  only this process), then forks one confined child per test, reports each
+  run to the worker and waits for "next" or "stop". It is a child subreaper,
+  so after each test every leftover descendant (setsid daemons included) is
+  killed and reaped before the next test starts.
+
+Run as ``python -m codefrontier.judge.worker [--max-isolation LEVEL]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gc
+import os
+import select
+import signal
+import sys
+import time
+import traceback
+
+from codefrontier.judge import wire
+from codefrontier.judge.child import Confinement, Limits, run_test_child
+from codefrontier.judge.isolation import (
+    LEVELS,
+    PRIVATE_TMPFS,
+    SCRATCH,
+    Isolation,
+    build_private_root,
+    clear_folder,
+    enter_namespaces,
+)
+from codefrontier.judge.linux import (
+    PR_SET_CHILD_SUBREAPER,
+    PR_SET_DUMPABLE,
+    PR_SET_PDEATHSIG,
+    prctl,
+)
+from codefrontier.judge.runs import TestRun, judge_request
+
+# Modules a program is likely to import, loaded once so each test's import is a
+# dictionary lookup (the private root can still import the rest of the stdlib).
+PRELOAD = (
+    "array bisect collections copy datetime decimal fractions functools heapq itertools json "
+    "math operator random re statistics string typing"
+).split()
+# Call-based programs get the names LeetCode's environment provides.
+CALL_PRELUDE = (
+    "from typing import *\nfrom collections import *\nfrom heapq import *\n"
+    "from bisect import *\nfrom itertools import *\nfrom functools import *\n"
+    "from math import *\nimport collections, heapq, bisect, itertools, functools, math\n"
+)
+SANDBOX_UID_BASE = 200_000  # + the worker's pid: unique among live workers
+TMPFS_MB = 256
+COMPILE_TIMEOUT_S = 30.0
+
+
+# ----------------------------------------------------------------- sample process
+
+
+def _memfd(name: str, data: bytes = b"") -> int:
+    fd = os.memfd_create(name, os.MFD_CLOEXEC)
+    if data:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+def _read_memfd(fd: int, limit: int) -> bytes:
+    size = os.fstat(fd).st_size
+    return os.pread(fd, min(size, limit), 0)
+
+
+def _address_space_in_use() -> int:
+    with open("/proc/self/statm") as handle:
+        return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _descendants(pid: int) -> list[int]:
+    found, stack = [], [pid]
+    while stack:
+        parent = stack.pop()
+        try:
+            with open(f"/proc/{parent}/task/{parent}/children") as handle:
+                children = [int(c) for c in handle.read().split()]
+        except OSError:
+            continue
+        found.extend(children)
+        stack.extend(children)
+    return found
+
+
+def _kill_descendants(isolation: Isolation) -> None:
+    """Kill and reap every process this subreaper has below it."""
+    while True:
+        if isolation.pid_namespace:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(-1, signal.SIGKILL)  # everything in the namespace but init and us
+        else:
+            for pid in _descendants(os.getpid()):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+        try:
+            while os.waitpid(-1, 0):
+                pass
+        except ChildProcessError:
+            pass
+        if not _descendants(os.getpid()):
+            return
+
+
+def _run_one_test(code, namespace, request, stdin_text, limits, confinement, isolation) -> TestRun:
+    stdin_fd = _memfd("stdin", stdin_text.encode())
+    out_fd, err_fd = _memfd("stdout"), _memfd("stderr")
+    result_fd = _memfd("result") if request["kind"] == "call" else -1
+    wall_limit = 2.0 * request["time_limit_s"] + 1.0
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        run_test_child(code, namespace, request["kind"], request["func_name"], stdin_text,
+                       (stdin_fd, out_fd, err_fd, result_fd), limits, confinement)
+    pidfd = os.pidfd_open(pid)
+    ready, _, _ = select.select([pidfd], [], [], wall_limit)
+    wall_timeout = not ready
+    if wall_timeout:
+        os.kill(pid, signal.SIGKILL)
+    _, status, usage = os.wait4(pid, 0)
+    wall_s = time.monotonic() - start
+    os.close(pidfd)
+    _kill_descendants(isolation)
+    run = TestRun(
+        exit_code=os.waitstatus_to_exitcode(status),
+        cpu_s=usage.ru_utime + usage.ru_stime,
+        wall_s=wall_s,
+        peak_mb=usage.ru_maxrss / 1024.0,
+        wall_timeout=wall_timeout,
+        output=_read_memfd(result_fd if result_fd >= 0 else out_fd, limits.output_bytes),
+        output_size=os.fstat(out_fd).st_size,
+        stderr=_read_memfd(err_fd, 2000).decode("utf-8", "replace"),
+    )
+    for fd in (stdin_fd, out_fd, err_fd, result_fd):
+        if fd >= 0:
+            os.close(fd)
+    return run
+
+
+def _compile(source: str, filename: str = "main.py"):
+    """Compile in this (disposable) process with a temporary memory cap."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (_address_space_in_use() + (1 << 30), hard))
+    try:
+        return compile(source, filename, "exec", dont_inherit=True)
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def sample_process(request: dict, isolation: Isolation, inbox: int, outbox: int, uid: int | None,
+                   nproc: int) -> None:
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    seq = request["seq"]
+    try:
+        code = _compile(request["code"])
+    except BaseException as error:  # noqa: BLE001 - SyntaxError, MemoryError, RecursionError, ...
+        message = "".join(traceback.format_exception_only(type(error), error))[-2000:]
+        wire.send(outbox, {"op": "compile_error", "seq": seq, "error": message})
+        os._exit(0)
+    namespace = {"__name__": "__main__"}
+    if request["kind"] == "call":
+        exec(CALL_PRELUDE, namespace)
+    output_bytes = int(request["output_limit_mb"] * 2**20)
+    if isolation.private_fs:
+        scratch = SCRATCH
+    else:
+        import tempfile
+
+        scratch = tempfile.mkdtemp(prefix="codefrontier-scratch-")
+        os.chmod(scratch, 0o777)
+    limits = Limits(
+        cpu_s=request["time_limit_s"],
+        address_space_bytes=_address_space_in_use() + request["memory_limit_mb"] * 2**20,
+        output_bytes=output_bytes,
+        open_files=64,
+        processes=nproc,
+    )
+    confinement = Confinement(scratch=scratch, uid=uid,
+                              drop_capabilities=isolation.level == "userns",
+                              new_session=True)
+    gc.freeze()
+    try:
+        for index, stdin_text in enumerate(request["inputs"]):
+            run = _run_one_test(code, namespace, request, stdin_text, limits, confinement, isolation)
+            for folder in (PRIVATE_TMPFS if isolation.private_fs else (scratch,)):
+                clear_folder(folder)
+            header, payload = run.to_wire()
+            wire.send(outbox, {"op": "test", "seq": seq, "index": index, **header}, payload)
+            reply, _ = wire.receive(inbox)
+            if reply.get("seq") != seq or reply.get("op") != "next":
+                break
+    finally:
+        if not isolation.private_fs:
+            import shutil
+
+            shutil.rmtree(scratch, ignore_errors=True)
+    wire.send(outbox, {"op": "done", "seq": seq})
+    os._exit(0)
+
+
+# ------------------------------------------------------------------------ zygote
+
+
+def _reap_until(pid: int) -> int:
+    """Wait for `pid`, reaping any other child (orphans) on the way; return its status."""
+    while True:
+        reaped, status = os.waitpid(-1, 0)
+        if reaped == pid:
+            return status
+
+
+def zygote(isolation: Isolation, inbox: int, outbox: int, uid: int | None, nproc: int) -> None:
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    devnull = os.open("/dev/null", os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+    os.closerange(3, min(inbox, outbox))
+    if isolation.private_fs:
+        build_private_root(TMPFS_MB)
+    for module in PRELOAD:
+        __import__(module)
+    prctl(PR_SET_DUMPABLE, 0)
+    wire.send(outbox, {"op": "ready", "isolation": isolation.to_dict()})
+    while True:
+        request, _ = wire.receive(inbox)
+        if request.get("op") == "exit":
+            os._exit(0)
+        if request.get("op") != "sample":
+            continue  # a late reply to a sample process that has died
+        pid = os.fork()
+        if pid == 0:
+            try:
+                sample_process(request, isolation, inbox, outbox, uid, nproc)
+            finally:
+                os._exit(70)
+        status = _reap_until(pid)
+        _kill_descendants(isolation)
+        wire.send(outbox, {"op": "sample_end", "seq": request["seq"],
+                           "status": os.waitstatus_to_exitcode(status)})
+
+
+# ------------------------------------------------------------------------ worker
+
+
+def _count_own_processes() -> int:
+    uid, count = os.getuid(), 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid == uid:
+                    count += len(os.listdir(f"/proc/{entry.name}/task"))
+            except OSError:
+                continue
+    return count
+
+
+def _process_allowance(isolation: Isolation, per_test: int, already_running: int) -> int:
+    """RLIMIT_NPROC for a test. It counts every process and thread of the uid, so
+    under the caller's own uid leave room for what the caller already runs."""
+    if isolation.uid_drop:
+        return per_test
+    return already_running + per_test
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-isolation", choices=LEVELS, default="namespaces")
+    parser.add_argument("--processes-per-test", type=int, default=32)
+    args = parser.parse_args(argv)
+    pool_in, pool_out = 0, 1
+    already_running = _count_own_processes()  # before the pid namespace hides them
+    isolation = enter_namespaces(args.max_isolation)
+    uid = SANDBOX_UID_BASE + os.getpid() if isolation.uid_drop else None
+    nproc = _process_allowance(isolation, args.processes_per_test, already_running)
+    to_zygote = os.pipe()
+    from_zygote = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(to_zygote[1])
+        os.close(from_zygote[0])
+        try:
+            zygote(isolation, to_zygote[0], from_zygote[1], uid, nproc)
+        except BaseException:  # noqa: BLE001
+            traceback.print_exc()
+        os._exit(70)
+    os.close(to_zygote[0])
+    os.close(from_zygote[1])
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    zygote_in, zygote_out = to_zygote[1], from_zygote[0]
+    ready, _ = wire.receive(zygote_out)
+    wire.send(pool_out, ready)
+    seq = 0
+    while True:
+        try:
+            request, _ = wire.receive(pool_in)
+        except wire.ChannelClosed:
+            break
+        if request.get("op") == "exit":
+            break
+        seq += 1
+        wire.send(pool_out, judge_request(request, seq, zygote_in, zygote_out))
+    with contextlib.suppress(OSError):
+        wire.send(zygote_in, {"op": "exit"})
+    os.waitpid(pid, 0)
+
+
+if __name__ == "__main__":
+    main()
