@@ -36,6 +36,8 @@ KINDS = ("stdin", "call")
 
 @dataclass(frozen=True)
 class Test:
+    __test__ = False  # not a pytest test class
+
     input: str
     output: str
 
