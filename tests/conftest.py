@@ -1,0 +1,41 @@
+import os
+
+import pytest
+
+from codefrontier.judge import JudgePool
+from codefrontier.judge.worker import SANDBOX_UID_BASE
+from codefrontier.problems import Problem, Test
+
+
+def stdin_problem(problem_id="sum", tests=None, time_limit_s=1.0, memory_limit_mb=256):
+    tests = tests or tuple(Test(f"{i} {i + 1}\n", str(2 * i + 1)) for i in range(0, 40, 10))
+    return Problem(problem_id, "Sum", "Print a + b.", "easy", "test", "stdin", tests=tuple(tests),
+                   time_limit_s=time_limit_s, memory_limit_mb=memory_limit_mb)
+
+
+def call_problem(problem_id="add", tests=None):
+    tests = tests or (Test("1\n2", "3"), Test("[1, 2]\n[3]", "[1, 2, 3]"))
+    return Problem(problem_id, "Add", "Return a + b.", "easy", "test", "call", tests=tuple(tests),
+                   func_name="add", time_limit_s=1.0)
+
+
+SUM_OK = "a, b = map(int, input().split())\nprint(a + b)\n"
+
+
+@pytest.fixture(scope="session")
+def judge():
+    with JudgePool(workers=2) as pool:
+        yield pool
+
+
+def sandbox_processes() -> list[int]:
+    """Host pids of processes running under a judge sandbox uid."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid >= SANDBOX_UID_BASE:
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
