@@ -160,6 +160,11 @@ class JudgePool:
         self.isolation = self._workers[0].isolation
         log.info("judge sandbox: %s (%d workers)", self.isolation.describe(), count)
 
+    @property
+    def worker_pids(self) -> list[int]:
+        """Host pids of the worker processes (a restarted worker gets a new one)."""
+        return [w.process.pid for w in self._workers if w.process is not None]
+
     def __enter__(self) -> JudgePool:
         return self
 
