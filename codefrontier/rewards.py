@@ -51,7 +51,7 @@ def reward_inf(verdicts: Sequence[str], input_lens: Sequence[int]) -> float:
 
 def decade(input_len: int) -> int:
     """The input-length decade of a test: 0 for lengths 0-9, 1 for 10-99, ..."""
-    return 0 if input_len < 10 else int(math.floor(math.log10(input_len)))
+    return len(str(max(input_len, 1))) - 1
 
 
 def reward_discrete(verdicts: Sequence[str], input_lens: Sequence[int]) -> float:

@@ -2,10 +2,28 @@
 
 Public API: `JudgePool` (in-memory judging), `Sample`, `SampleResult`,
 `extract_code`, `classify`, `Verdict`, `Outcome`.
+
+The names are imported lazily: the sandbox worker imports this package's
+submodules and must stay single-threaded (unshare(CLONE_NEWUSER) and fork
+require it), so importing the package must not pull in pyarrow, whose
+import starts threads.
 """
 
-from codefrontier.judge.extract import extract_code
-from codefrontier.judge.pool import JudgePool, Sample, SampleResult
-from codefrontier.judge.verdicts import Outcome, Verdict, classify
+from importlib import import_module
 
-__all__ = ["JudgePool", "Outcome", "Sample", "SampleResult", "Verdict", "classify", "extract_code"]
+_EXPORTS = {
+    "JudgePool": "codefrontier.judge.pool",
+    "Sample": "codefrontier.judge.pool",
+    "SampleResult": "codefrontier.judge.pool",
+    "extract_code": "codefrontier.judge.extract",
+    "classify": "codefrontier.judge.verdicts",
+    "Outcome": "codefrontier.judge.verdicts",
+    "Verdict": "codefrontier.judge.verdicts",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(_EXPORTS[name]), name)

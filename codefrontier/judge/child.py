@@ -9,7 +9,7 @@ every way out is os._exit with one of the codes below.
 from __future__ import annotations
 
 import builtins
-import io
+import contextlib
 import json
 import math
 import os
@@ -69,8 +69,6 @@ def _confine(fds: tuple[int, int, int, int], limits: Limits, confinement: Confin
             os.dup2(fd, target)
     os.closerange(4, 1 << 16)
     os.chdir(confinement.scratch)
-    with open("/proc/self/oom_score_adj", "w") as handle:
-        handle.write("1000")
     _set_limits(limits)
     if confinement.uid is not None:
         os.setgroups([])
@@ -82,22 +80,26 @@ def _confine(fds: tuple[int, int, int, int], limits: Limits, confinement: Confin
     linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
     for name in (signal.SIGPIPE, signal.SIGXFSZ):
         signal.signal(name, signal.SIG_DFL)
+    if "random" in sys.modules:
+        # random reseeds itself from the OS after fork; a fixed seed makes programs
+        # that never seed it judge the same way twice.
+        sys.modules["random"].seed(0)
     os.environ.clear()
     os.environ.update(CLEAN_ENV)
     os.umask(0o077)
     sys.argv = ["main.py"]
-    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.open(0, "rb", closefd=False), encoding="utf-8")
-    sys.stdout = sys.__stdout__ = io.TextIOWrapper(io.open(1, "wb", closefd=False), encoding="utf-8")
-    sys.stderr = sys.__stderr__ = io.TextIOWrapper(io.open(2, "wb", closefd=False), encoding="utf-8",
-                                                   errors="backslashreplace")
+    # Fresh streams over the new fds, as a new interpreter would have them.
+    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stderr = sys.__stderr__ = open(  # noqa: SIM115
+        2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
 
 
 def _flush_streams() -> None:
     for stream in (sys.stdout, sys.stderr):
-        try:
+        # The program may have replaced or broken the stream.
+        with contextlib.suppress(BaseException):
             stream.flush()
-        except BaseException:  # noqa: BLE001 - the program may have replaced or broken the stream
-            pass
 
 
 def _call_solution(namespace: dict, func_name: str, stdin_text: str) -> None:
@@ -127,7 +129,9 @@ def run_test_child(
     """Confine this process and run one test of the program. Never returns."""
     try:
         _confine(fds, limits, confinement)
-    except BaseException:  # noqa: BLE001
+    except BaseException as error:
+        with contextlib.suppress(BaseException):
+            os.write(2, f"sandbox setup failed: {error!r}\n".encode())
         os._exit(EXIT_SETUP)
     status = 0
     try:
@@ -140,13 +144,13 @@ def run_test_child(
         status = _exit_status(exit_request.code)
     except MemoryError:
         os._exit(EXIT_MEMORY)
-    except BaseException as error:  # noqa: BLE001 - any other exception is a runtime error
+    except BaseException as error:
         try:
             # Skip this harness's own frame: the traceback starts in the program.
             traceback.print_exception(type(error), error, error.__traceback__.tb_next)
         except MemoryError:
             os._exit(EXIT_MEMORY)
-        except BaseException:  # noqa: BLE001
+        except BaseException:
             pass
         status = 1
     _flush_streams()
@@ -158,8 +162,6 @@ def _exit_status(code: object) -> int:
         return 0
     if isinstance(code, int):
         return code & 0xFF
-    try:
+    with contextlib.suppress(BaseException):
         print(code, file=sys.stderr)
-    except BaseException:  # noqa: BLE001
-        pass
     return 1

@@ -21,6 +21,7 @@ In every level the kernel's OOM killer is told to pick sandboxed programs first
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -191,7 +192,5 @@ def clear_folder(path: str) -> None:
         if entry.is_dir(follow_symlinks=False):
             shutil.rmtree(entry.path, ignore_errors=True)
         else:
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(entry.path)
-            except FileNotFoundError:
-                pass

@@ -26,7 +26,6 @@ import gc
 import os
 import select
 import signal
-import sys
 import time
 import traceback
 
@@ -51,10 +50,7 @@ from codefrontier.judge.runs import TestRun, judge_request
 
 # Modules a program is likely to import, loaded once so each test's import is a
 # dictionary lookup (the private root can still import the rest of the stdlib).
-PRELOAD = (
-    "array bisect collections copy datetime decimal fractions functools heapq itertools json "
-    "math operator random re statistics string typing"
-).split()
+PRELOAD = ["array", "bisect", "collections", "copy", "datetime", "decimal", "fractions", "functools", "heapq", "itertools", "json", "math", "operator", "random", "re", "statistics", "string", "typing"]
 # Call-based programs get the names LeetCode's environment provides.
 CALL_PRELUDE = (
     "from typing import *\nfrom collections import *\nfrom heapq import *\n"
@@ -176,7 +172,7 @@ def sample_process(request: dict, isolation: Isolation, inbox: int, outbox: int,
     seq = request["seq"]
     try:
         code = _compile(request["code"])
-    except BaseException as error:  # noqa: BLE001 - SyntaxError, MemoryError, RecursionError, ...
+    except BaseException as error:
         message = "".join(traceback.format_exception_only(type(error), error))[-2000:]
         wire.send(outbox, {"op": "compile_error", "seq": seq, "error": message})
         os._exit(0)
@@ -244,6 +240,11 @@ def zygote(isolation: Isolation, inbox: int, outbox: int, uid: int | None, nproc
         build_private_root(TMPFS_MB)
     for module in PRELOAD:
         __import__(module)
+    # Inherited by every sample and test process: the OOM killer takes them before
+    # anything of the caller's. Written before the process becomes non-dumpable,
+    # which hands its /proc files to root.
+    with open("/proc/self/oom_score_adj", "w") as handle:
+        handle.write("1000")
     prctl(PR_SET_DUMPABLE, 0)
     wire.send(outbox, {"op": "ready", "isolation": isolation.to_dict()})
     while True:
@@ -305,12 +306,14 @@ def main(argv: list[str] | None = None) -> None:
         os.close(from_zygote[0])
         try:
             zygote(isolation, to_zygote[0], from_zygote[1], uid, nproc)
-        except BaseException:  # noqa: BLE001
+        except BaseException:
             traceback.print_exc()
         os._exit(70)
     os.close(to_zygote[0])
     os.close(from_zygote[1])
-    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    # No parent-death signal here: it fires when the *thread* that started us exits,
+    # and pools restart workers from short-lived threads. A vanished pool closes our
+    # stdin instead, which ends the loop below after the sample in progress.
     zygote_in, zygote_out = to_zygote[1], from_zygote[0]
     ready, _ = wire.receive(zygote_out)
     wire.send(pool_out, ready)
