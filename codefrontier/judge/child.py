@@ -42,10 +42,9 @@ class Limits:
 
 @dataclass(frozen=True)
 class Confinement:
-    scratch: str
     uid: int | None  # drop to this uid and gid; None keeps the current one
     drop_capabilities: bool
-    new_session: bool
+    parent_death_signal: bool  # needed where no pid namespace kills leftovers
 
 
 def _set_limits(limits: Limits) -> None:
@@ -61,14 +60,34 @@ def _set_limits(limits: Limits) -> None:
         resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes,) * 2)
 
 
+def prepare_forking_process(scratch: str) -> None:
+    """Set up, once per worker, everything the test children inherit unchanged.
+
+    Runs in the (trusted) zygote: work done here is not repeated in every test
+    child, where each touched page costs a copy-on-write fault.
+    """
+    os.chdir(scratch)
+    os.environ.clear()
+    os.environ.update(CLEAN_ENV)
+    os.umask(0o077)
+    linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+    for name in (signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(name, signal.SIG_DFL)
+    sys.argv = ["main.py"]
+    # Streams over fds 0-2, as a new interpreter has them; each test child moves
+    # its own stdin/stdout/stderr onto those fds, and the buffers are still empty.
+    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stderr = sys.__stderr__ = open(  # noqa: SIM115
+        2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
+
+
 def _confine(fds: tuple[int, int, int, int], limits: Limits, confinement: Confinement) -> None:
-    if confinement.new_session:
-        os.setsid()
+    os.setsid()
     for target, fd in enumerate(fds):
         if fd >= 0:
             os.dup2(fd, target)
     os.closerange(4, 1 << 16)
-    os.chdir(confinement.scratch)
     _set_limits(limits)
     if confinement.uid is not None:
         os.setgroups([])
@@ -76,23 +95,12 @@ def _confine(fds: tuple[int, int, int, int], limits: Limits, confinement: Confin
         os.setresuid(confinement.uid, confinement.uid, confinement.uid)
     if confinement.drop_capabilities:
         linux.drop_all_capabilities()
-    linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
-    linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
-    for name in (signal.SIGPIPE, signal.SIGXFSZ):
-        signal.signal(name, signal.SIG_DFL)
+    if confinement.parent_death_signal:
+        linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
     if "random" in sys.modules:
         # random reseeds itself from the OS after fork; a fixed seed makes programs
         # that never seed it judge the same way twice.
         sys.modules["random"].seed(0)
-    os.environ.clear()
-    os.environ.update(CLEAN_ENV)
-    os.umask(0o077)
-    sys.argv = ["main.py"]
-    # Fresh streams over the new fds, as a new interpreter would have them.
-    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
-    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-    sys.stderr = sys.__stderr__ = open(  # noqa: SIM115
-        2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
 
 
 def _flush_streams() -> None:

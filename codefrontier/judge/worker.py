@@ -24,13 +24,22 @@ import argparse
 import contextlib
 import gc
 import os
+import resource
 import select
+import shutil
 import signal
+import tempfile
 import time
 import traceback
+from dataclasses import dataclass
 
 from codefrontier.judge import wire
-from codefrontier.judge.child import Confinement, Limits, run_test_child
+from codefrontier.judge.child import (
+    Confinement,
+    Limits,
+    prepare_forking_process,
+    run_test_child,
+)
 from codefrontier.judge.isolation import (
     LEVELS,
     PRIVATE_TMPFS,
@@ -59,7 +68,6 @@ CALL_PRELUDE = (
 )
 SANDBOX_UID_BASE = 200_000  # + the worker's pid: unique among live workers
 TMPFS_MB = 256
-COMPILE_TIMEOUT_S = 30.0
 
 
 # ----------------------------------------------------------------- sample process
@@ -101,6 +109,8 @@ def _descendants(pid: int) -> list[int]:
 
 def _kill_descendants(isolation: Isolation) -> None:
     """Kill and reap every process this subreaper has below it."""
+    if not _descendants(os.getpid()):
+        return  # the usual case, and kill(-1) walks every process on the machine
     while True:
         if isolation.pid_namespace:
             with contextlib.suppress(ProcessLookupError):
@@ -118,16 +128,38 @@ def _kill_descendants(isolation: Isolation) -> None:
             return
 
 
-def _run_one_test(code, namespace, request, stdin_text, limits, confinement, isolation) -> TestRun:
-    stdin_fd = _memfd("stdin", stdin_text.encode())
-    out_fd, err_fd = _memfd("stdout"), _memfd("stderr")
-    result_fd = _memfd("result") if request["kind"] == "call" else -1
+class _TestFiles:
+    """The memfds a test child gets as stdin, stdout, stderr and result, reused per test."""
+
+    def __init__(self, call_based: bool) -> None:
+        self.stdin, self.stdout, self.stderr = _memfd("stdin"), _memfd("stdout"), _memfd("stderr")
+        self.result = _memfd("result") if call_based else -1
+
+    @property
+    def fds(self) -> tuple[int, int, int, int]:
+        return self.stdin, self.stdout, self.stderr, self.result
+
+    def reset(self, stdin_bytes: bytes) -> None:
+        # A test child shares these files' offsets (dup2), so rewind as well as truncate.
+        for fd in self.fds:
+            if fd >= 0:
+                os.ftruncate(fd, 0)
+                os.lseek(fd, 0, os.SEEK_SET)
+        view = memoryview(stdin_bytes)
+        while view:
+            view = view[os.write(self.stdin, view):]
+        os.lseek(self.stdin, 0, os.SEEK_SET)
+
+
+def _run_one_test(code, namespace, request, stdin_text, files: _TestFiles, limits, confinement,
+                  isolation) -> TestRun:
+    files.reset(stdin_text.encode())
     wall_limit = 2.0 * request["time_limit_s"] + 1.0
     start = time.monotonic()
     pid = os.fork()
     if pid == 0:
         run_test_child(code, namespace, request["kind"], request["func_name"], stdin_text,
-                       (stdin_fd, out_fd, err_fd, result_fd), limits, confinement)
+                       files.fds, limits, confinement)
     pidfd = os.pidfd_open(pid)
     ready, _, _ = select.select([pidfd], [], [], wall_limit)
     wall_timeout = not ready
@@ -137,26 +169,21 @@ def _run_one_test(code, namespace, request, stdin_text, limits, confinement, iso
     wall_s = time.monotonic() - start
     os.close(pidfd)
     _kill_descendants(isolation)
-    run = TestRun(
+    output_fd = files.result if files.result >= 0 else files.stdout
+    return TestRun(
         exit_code=os.waitstatus_to_exitcode(status),
         cpu_s=usage.ru_utime + usage.ru_stime,
         wall_s=wall_s,
         peak_mb=usage.ru_maxrss / 1024.0,
         wall_timeout=wall_timeout,
-        output=_read_memfd(result_fd if result_fd >= 0 else out_fd, limits.output_bytes),
-        output_size=os.fstat(out_fd).st_size,
-        stderr=_read_memfd(err_fd, 2000).decode("utf-8", "replace"),
+        output=_read_memfd(output_fd, limits.output_bytes),
+        output_size=os.fstat(files.stdout).st_size,
+        stderr=_read_memfd(files.stderr, 2000).decode("utf-8", "replace"),
     )
-    for fd in (stdin_fd, out_fd, err_fd, result_fd):
-        if fd >= 0:
-            os.close(fd)
-    return run
 
 
 def _compile(source: str, filename: str = "main.py"):
     """Compile in this (disposable) process with a temporary memory cap."""
-    import resource
-
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     resource.setrlimit(resource.RLIMIT_AS, (_address_space_in_use() + (1 << 30), hard))
     try:
@@ -165,8 +192,17 @@ def _compile(source: str, filename: str = "main.py"):
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
-def sample_process(request: dict, isolation: Isolation, inbox: int, outbox: int, uid: int | None,
-                   nproc: int) -> None:
+@dataclass(frozen=True)
+class _Sandbox:
+    """What every sample process of a worker shares."""
+
+    isolation: Isolation
+    confinement: Confinement
+    processes: int  # RLIMIT_NPROC per test, 0 for none
+    writable: tuple[str, ...]  # folders a test may write to, emptied after each test
+
+
+def sample_process(request: dict, sandbox: _Sandbox, inbox: int, outbox: int) -> None:
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     seq = request["seq"]
@@ -179,40 +215,25 @@ def sample_process(request: dict, isolation: Isolation, inbox: int, outbox: int,
     namespace = {"__name__": "__main__"}
     if request["kind"] == "call":
         exec(CALL_PRELUDE, namespace)
-    output_bytes = int(request["output_limit_mb"] * 2**20)
-    if isolation.private_fs:
-        scratch = SCRATCH
-    else:
-        import tempfile
-
-        scratch = tempfile.mkdtemp(prefix="codefrontier-scratch-")
-        os.chmod(scratch, 0o777)
     limits = Limits(
         cpu_s=request["time_limit_s"],
         address_space_bytes=_address_space_in_use() + request["memory_limit_mb"] * 2**20,
-        output_bytes=output_bytes,
+        output_bytes=int(request["output_limit_mb"] * 2**20),
         open_files=64,
-        processes=nproc,
+        processes=sandbox.processes,
     )
-    confinement = Confinement(scratch=scratch, uid=uid,
-                              drop_capabilities=isolation.level == "userns",
-                              new_session=True)
+    files = _TestFiles(call_based=request["kind"] == "call")
     gc.freeze()
-    try:
-        for index, stdin_text in enumerate(request["inputs"]):
-            run = _run_one_test(code, namespace, request, stdin_text, limits, confinement, isolation)
-            for folder in (PRIVATE_TMPFS if isolation.private_fs else (scratch,)):
-                clear_folder(folder)
-            header, payload = run.to_wire()
-            wire.send(outbox, {"op": "test", "seq": seq, "index": index, **header}, payload)
-            reply, _ = wire.receive(inbox)
-            if reply.get("seq") != seq or reply.get("op") != "next":
-                break
-    finally:
-        if not isolation.private_fs:
-            import shutil
-
-            shutil.rmtree(scratch, ignore_errors=True)
+    for index, stdin_text in enumerate(request["inputs"]):
+        run = _run_one_test(code, namespace, request, stdin_text, files, limits,
+                            sandbox.confinement, sandbox.isolation)
+        for folder in sandbox.writable:
+            clear_folder(folder)
+        header, payload = run.to_wire()
+        wire.send(outbox, {"op": "test", "seq": seq, "index": index, **header}, payload)
+        reply, _ = wire.receive(inbox)
+        if reply.get("seq") != seq or reply.get("op") != "next":
+            break
     wire.send(outbox, {"op": "done", "seq": seq})
     os._exit(0)
 
@@ -228,6 +249,14 @@ def _reap_until(pid: int) -> int:
             return status
 
 
+def _close_fds_except(*keep: int) -> None:
+    low = 3
+    for fd in sorted(keep):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 1 << 16)
+
+
 def zygote(isolation: Isolation, inbox: int, outbox: int, uid: int | None, nproc: int) -> None:
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     prctl(PR_SET_CHILD_SUBREAPER, 1)
@@ -235,9 +264,14 @@ def zygote(isolation: Isolation, inbox: int, outbox: int, uid: int | None, nproc
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
     os.close(devnull)
-    os.closerange(3, min(inbox, outbox))
+    _close_fds_except(inbox, outbox)
     if isolation.private_fs:
         build_private_root(TMPFS_MB)
+        scratch, writable = SCRATCH, PRIVATE_TMPFS
+    else:
+        scratch = tempfile.mkdtemp(prefix="codefrontier-scratch-")
+        os.chmod(scratch, 0o777)
+        writable = (scratch,)
     for module in PRELOAD:
         __import__(module)
     # Inherited by every sample and test process: the OOM killer takes them before
@@ -246,21 +280,35 @@ def zygote(isolation: Isolation, inbox: int, outbox: int, uid: int | None, nproc
     with open("/proc/self/oom_score_adj", "w") as handle:
         handle.write("1000")
     prctl(PR_SET_DUMPABLE, 0)
+    prepare_forking_process(scratch)
+    sandbox = _Sandbox(isolation, Confinement(uid=uid,
+                                              drop_capabilities=isolation.level == "userns",
+                                              parent_death_signal=not isolation.pid_namespace),
+                       processes=nproc, writable=writable)
+    gc.freeze()
     wire.send(outbox, {"op": "ready", "isolation": isolation.to_dict()})
+    try:
+        _serve_samples(sandbox, inbox, outbox)
+    finally:
+        if not isolation.private_fs:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _serve_samples(sandbox: _Sandbox, inbox: int, outbox: int) -> None:
     while True:
         request, _ = wire.receive(inbox)
         if request.get("op") == "exit":
-            os._exit(0)
+            return
         if request.get("op") != "sample":
             continue  # a late reply to a sample process that has died
         pid = os.fork()
         if pid == 0:
             try:
-                sample_process(request, isolation, inbox, outbox, uid, nproc)
+                sample_process(request, sandbox, inbox, outbox)
             finally:
                 os._exit(70)
         status = _reap_until(pid)
-        _kill_descendants(isolation)
+        _kill_descendants(sandbox.isolation)
         wire.send(outbox, {"op": "sample_end", "seq": request["seq"],
                            "status": os.waitstatus_to_exitcode(status)})
 
@@ -308,7 +356,8 @@ def main(argv: list[str] | None = None) -> None:
             zygote(isolation, to_zygote[0], from_zygote[1], uid, nproc)
         except BaseException:
             traceback.print_exc()
-        os._exit(70)
+            os._exit(70)
+        os._exit(0)
     os.close(to_zygote[0])
     os.close(from_zygote[1])
     # No parent-death signal here: it fires when the *thread* that started us exits,

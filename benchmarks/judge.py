@@ -1,0 +1,148 @@
+"""Judge throughput: this judge against two common ways of running untrusted code.
+
+(a) codefrontier's judge: sandboxed fork-server workers (JudgePool).
+(b) subprocess per test: `subprocess.run([python, program.py])` for every test,
+    with the interpreter called by absolute path.
+(c) LiveCodeBench style: one process per sample (multiprocessing, fork), each
+    test `exec`-ed in that process with stdin/stdout swapped for StringIO.
+
+All three run the same samples with the same parallelism (--workers) and stop
+at the first failing test. Prints throughput (tests/s) and the wall time each
+test costs a worker (wall x workers / tests), which for these trivial programs
+is almost all overhead.
+
+    python benchmarks/judge.py [--samples 200] [--tests 10] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import multiprocessing
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from codefrontier.judge import JudgePool, Sample
+from codefrontier.judge.compare import tokens_match
+from codefrontier.problems import Problem, Test
+
+PROGRAMS = [
+    "a, b = map(int, input().split())\nprint(a + b)\n",
+    "import sys\nprint(sum(map(int, sys.stdin.read().split())))\n",
+]
+
+
+def make_workload(n_samples: int, n_tests: int) -> tuple[Problem, list[Sample]]:
+    tests = tuple(Test(f"{i} {i * 7}\n", str(i * 8)) for i in range(n_tests))
+    problem = Problem("bench/sum", "Sum", "Print a + b.", "easy", "bench", "stdin", tests=tests,
+                      time_limit_s=2.0)
+    samples = [Sample(problem.problem_id, i, code=PROGRAMS[i % len(PROGRAMS)])
+               for i in range(n_samples)]
+    return problem, samples
+
+
+def run_codefrontier(problem: Problem, samples: list[Sample], workers: int) -> tuple[int, str]:
+    with JudgePool(workers=workers) as pool:
+        pool.judge({problem.problem_id: problem}, samples[:workers])  # warm up
+        start = time.perf_counter()
+        results = pool.judge({problem.problem_id: problem}, samples)
+        elapsed = time.perf_counter() - start
+        level = pool.isolation.level
+    tests = sum(len(r.verdicts) for r in results)
+    assert all(r.outcome == "correct" for r in results)
+    return tests, elapsed, level
+
+
+def _subprocess_sample(problem: Problem, code_path: str) -> int:
+    ran = 0
+    for test in problem.tests_by_input_length():
+        done = subprocess.run([sys.executable, code_path], input=test.input.encode(),
+                              capture_output=True, timeout=problem.time_limit_s * 2 + 1)
+        ran += 1
+        if done.returncode != 0 or not tokens_match(done.stdout.decode(), test.output):
+            break
+    return ran
+
+
+def run_subprocess(problem: Problem, samples: list[Sample], workers: int):
+    with tempfile.TemporaryDirectory() as folder:
+        paths = []
+        for sample in samples:
+            path = Path(folder) / f"s{sample.sample_id}.py"
+            path.write_text(sample.code)
+            paths.append(str(path))
+        start = time.perf_counter()
+        with ThreadPoolExecutor(workers) as executor:
+            tests = sum(executor.map(lambda p: _subprocess_sample(problem, p), paths))
+        return tests, time.perf_counter() - start, "none"
+
+
+def _lcb_sample(args: tuple[str, list[tuple[str, str]]]) -> int:
+    code, tests = args
+    compiled = compile(code, "main.py", "exec")
+    ran = 0
+    for stdin_text, expected in tests:
+        out = io.StringIO()
+        saved_stdin = sys.stdin
+        sys.stdin = io.StringIO(stdin_text)
+        try:
+            with contextlib.redirect_stdout(out):
+                exec(compiled, {"__name__": "__main__"})
+        except BaseException:
+            return ran + 1
+        finally:
+            sys.stdin = saved_stdin
+        ran += 1
+        if not tokens_match(out.getvalue(), expected):
+            break
+    return ran
+
+
+def _lcb_one_process(args) -> int:
+    # One fresh process per sample, as LiveCodeBench does (multiprocessing.Process per sample).
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        return pool.apply(_lcb_sample, (args,))
+
+
+def run_livecodebench_style(problem: Problem, samples: list[Sample], workers: int):
+    tests = [(t.input, t.output) for t in problem.tests_by_input_length()]
+    start = time.perf_counter()
+    with ThreadPoolExecutor(workers) as executor:
+        ran = sum(executor.map(_lcb_one_process, [(s.code, tests) for s in samples]))
+    return ran, time.perf_counter() - start, "none"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--tests", type=int, default=10)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    problem, samples = make_workload(args.samples, args.tests)
+    print(f"{args.samples} samples x {args.tests} tests, {args.workers} workers, "
+          f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    print(f"{'runner':<34} {'isolation':<11} {'tests':>6} {'seconds':>8} {'tests/s':>8} "
+          f"{'ms/test/worker':>15}")
+    rows = {}
+    for name, runner in [("codefrontier judge (fork server)", run_codefrontier),
+                         ("subprocess per test", run_subprocess),
+                         ("LiveCodeBench style (exec)", run_livecodebench_style)]:
+        tests, elapsed, isolation = runner(problem, samples, args.workers)
+        rate = tests / elapsed
+        rows[name] = rate
+        print(f"{name:<34} {isolation:<11} {tests:>6} {elapsed:>8.2f} {rate:>8.0f} "
+              f"{1000 * elapsed * args.workers / tests:>15.2f}")
+    ours = rows["codefrontier judge (fork server)"]
+    print(f"speed-up over subprocess per test: {ours / rows['subprocess per test']:.1f}x; "
+          f"over LiveCodeBench style: {ours / rows['LiveCodeBench style (exec)']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
