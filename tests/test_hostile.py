@@ -66,6 +66,8 @@ HOSTILE = {
         "print(42 if depth(200000) == 200000 else 0)\n", "AC"),
     "compile_bomb_nesting": ("x = " + "(" * 100000 + ")" * 100000 + "\n", "RE"),
     "compile_bomb_expression": ("x = " + "1+" * 1000000 + "1\n", "RE"),
+    "nul_byte_in_source": ("print(42)\x00\n", "RE"),
+    "closes_its_own_stdout": ("os.close(1)\nprint(42)\n", "RE"),
     "exit_without_flush": ("print(42)\nos._exit(0)\n", "WA"),
     "fd_exhaustion": (
         "held = []\ntry:\n    while True:\n        held.append(open('/dev/null'))\nexcept OSError:\n    pass\n"

@@ -103,11 +103,19 @@ def _confine(fds: tuple[int, int, int, int], limits: Limits, confinement: Confin
         sys.modules["random"].seed(0)
 
 
-def _flush_streams() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        # The program may have replaced or broken the stream.
-        with contextlib.suppress(BaseException):
-            stream.flush()
+EXIT_FLUSH_FAILED = 120  # what CPython exits with when stdout cannot be flushed at exit
+
+
+def _flush_streams() -> bool:
+    """Flush stdout and stderr as interpreter shutdown would; False if stdout failed."""
+    stdout_ok = True
+    try:
+        sys.stdout.flush()
+    except BaseException:  # the program may have replaced, closed or broken the stream
+        stdout_ok = False
+    with contextlib.suppress(BaseException):
+        sys.stderr.flush()
+    return stdout_ok
 
 
 def _call_solution(namespace: dict, func_name: str, stdin_text: str) -> None:
@@ -161,7 +169,8 @@ def run_test_child(
         except BaseException:
             pass
         status = 1
-    _flush_streams()
+    if not _flush_streams() and status == 0:
+        status = EXIT_FLUSH_FAILED
     os._exit(status)
 
 

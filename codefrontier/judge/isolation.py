@@ -182,6 +182,12 @@ def build_private_root(tmpfs_mb: int) -> None:
     socket.sethostname("sandbox")
 
 
+def files_in_use(path: str) -> int:
+    """Inodes in use on the file system holding `path`: a cheap "was anything written"."""
+    stats = os.statvfs(path)
+    return stats.f_files - stats.f_ffree
+
+
 def clear_folder(path: str) -> None:
     """Remove everything inside `path` (a private tmpfs or scratch folder)."""
     try:

@@ -19,6 +19,8 @@ from codefrontier.judge.verdicts import Verdict
 class TestRun:
     """What the sandbox measured for one test; the payload is the program's output."""
 
+    __test__ = False  # not a pytest test class
+
     exit_code: int  # negative: killed by that signal
     cpu_s: float
     wall_s: float
@@ -40,7 +42,10 @@ class TestRun:
 
 def runtime_verdict(run: TestRun, time_limit_s: float, output_limit_bytes: int) -> Verdict | None:
     """The verdict of a run from how it ended, or None when its output must be compared."""
-    cpu_killed = run.exit_code in (-signal.SIGXCPU, -signal.SIGKILL) and run.cpu_s >= time_limit_s
+    # SIGXCPU comes from RLIMIT_CPU alone; its tick-sampled clock can fire a hair before
+    # the rusage clock reaches the limit, so it is TLE whatever cpu_s says.
+    cpu_killed = run.exit_code == -signal.SIGXCPU or (
+        run.exit_code == -signal.SIGKILL and run.cpu_s >= time_limit_s)
     if run.wall_timeout or cpu_killed or run.cpu_s > time_limit_s:
         return Verdict.TLE
     if run.output_size >= output_limit_bytes or run.exit_code == -signal.SIGXFSZ:

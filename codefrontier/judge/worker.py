@@ -28,7 +28,6 @@ import resource
 import select
 import shutil
 import signal
-import tempfile
 import time
 import traceback
 from dataclasses import dataclass
@@ -48,6 +47,7 @@ from codefrontier.judge.isolation import (
     build_private_root,
     clear_folder,
     enter_namespaces,
+    files_in_use,
 )
 from codefrontier.judge.linux import (
     PR_SET_CHILD_SUBREAPER,
@@ -107,11 +107,21 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
+def _has_children() -> bool:
+    """True while any process is left below this subreaper (one syscall)."""
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return False
+    return True
+
+
 def _kill_descendants(isolation: Isolation) -> None:
-    """Kill and reap every process this subreaper has below it."""
-    if not _descendants(os.getpid()):
-        return  # the usual case, and kill(-1) walks every process on the machine
-    while True:
+    """Kill and reap every process this subreaper has below it.
+
+    A subreaper inherits every orphan below it, so "no children" means nothing is left.
+    """
+    while _has_children():
         if isolation.pid_namespace:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(-1, signal.SIGKILL)  # everything in the namespace but init and us
@@ -119,13 +129,9 @@ def _kill_descendants(isolation: Isolation) -> None:
             for pid in _descendants(os.getpid()):
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-        try:
-            while os.waitpid(-1, 0):
-                pass
-        except ChildProcessError:
-            pass
-        if not _descendants(os.getpid()):
-            return
+        with contextlib.suppress(ChildProcessError):
+            while True:
+                os.waitpid(-1, 0)
 
 
 class _TestFiles:
@@ -199,7 +205,14 @@ class _Sandbox:
     isolation: Isolation
     confinement: Confinement
     processes: int  # RLIMIT_NPROC per test, 0 for none
-    writable: tuple[str, ...]  # folders a test may write to, emptied after each test
+    # Folders a test may write to, emptied after each test, each with the inode count
+    # of its own (empty) tmpfs, or None where it shares a file system with the host.
+    writable: tuple[tuple[str, int | None], ...]
+
+    def clear_writable(self) -> None:
+        for folder, empty in self.writable:
+            if empty is None or files_in_use(folder) != empty:
+                clear_folder(folder)
 
 
 def sample_process(request: dict, sandbox: _Sandbox, inbox: int, outbox: int) -> None:
@@ -227,8 +240,7 @@ def sample_process(request: dict, sandbox: _Sandbox, inbox: int, outbox: int) ->
     for index, stdin_text in enumerate(request["inputs"]):
         run = _run_one_test(code, namespace, request, stdin_text, files, limits,
                             sandbox.confinement, sandbox.isolation)
-        for folder in sandbox.writable:
-            clear_folder(folder)
+        sandbox.clear_writable()
         header, payload = run.to_wire()
         wire.send(outbox, {"op": "test", "seq": seq, "index": index, **header}, payload)
         reply, _ = wire.receive(inbox)
@@ -239,6 +251,23 @@ def sample_process(request: dict, sandbox: _Sandbox, inbox: int, outbox: int) ->
 
 
 # ------------------------------------------------------------------------ zygote
+
+
+def _preload(modules: list[str]) -> None:
+    """Import what programs commonly use, once, so that a test's import is a dictionary lookup.
+
+    `random` registers an at-fork hook that reseeds it from the OS in every child:
+    a syscall and a dozen page faults per test, and moot, since each test child
+    seeds it with 0 for reproducibility. Importing with hooks disabled skips it;
+    the worker itself must not have imported random before (see test_worker_imports).
+    """
+    register_at_fork = os.register_at_fork
+    os.register_at_fork = lambda **hooks: None
+    try:
+        for module in modules:
+            __import__(module)
+    finally:
+        os.register_at_fork = register_at_fork
 
 
 def _reap_until(pid: int) -> int:
@@ -267,13 +296,15 @@ def zygote(isolation: Isolation, inbox: int, outbox: int, uid: int | None, nproc
     _close_fds_except(inbox, outbox)
     if isolation.private_fs:
         build_private_root(TMPFS_MB)
-        scratch, writable = SCRATCH, PRIVATE_TMPFS
+        scratch = SCRATCH
+        writable = tuple((folder, files_in_use(folder)) for folder in PRIVATE_TMPFS)
     else:
-        scratch = tempfile.mkdtemp(prefix="codefrontier-scratch-")
+        scratch = f"/tmp/codefrontier-scratch-{os.getpid()}"
+        shutil.rmtree(scratch, ignore_errors=True)  # a dead worker's, whose pid we reuse
+        os.mkdir(scratch)
         os.chmod(scratch, 0o777)
-        writable = (scratch,)
-    for module in PRELOAD:
-        __import__(module)
+        writable = ((scratch, None),)
+    _preload(PRELOAD)
     # Inherited by every sample and test process: the OOM killer takes them before
     # anything of the caller's. Written before the process becomes non-dumpable,
     # which hands its /proc files to root.
