@@ -57,6 +57,14 @@ def test_a_memory_hungry_program_fails_by_memory_after_passing_small_tests(judge
     assert (result.verdicts, result.outcome) == (["AC", "AC", "MLE"], "optimization_failure")
 
 
+def test_each_test_starts_with_empty_output(judge):
+    # The stdout file is reused between tests: a shorter output must not keep the tail
+    # of a longer one.
+    problem = stdin_problem("shrink", tests=(Test("1\n", "aaaa"), Test("22\n", "b")))
+    code = "n = int(input())\nprint('aaaa' if n == 1 else 'b')"
+    assert run(judge, problem, code).verdicts == ["AC", "AC"]
+
+
 def test_all_tests_runs_past_the_first_failure(judge):
     code = "a, b = map(int, input().split())\nprint(a + b if a != 10 else 0)"
     assert run(judge, stdin_problem(), code).verdicts == ["AC", "WA"]

@@ -7,7 +7,7 @@ which untrusted programs never share memory with.
 from __future__ import annotations
 
 import signal
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from codefrontier.judge import wire
 from codefrontier.judge.child import EXIT_MEMORY, EXIT_SETUP, EXIT_UNSERIALIZABLE
@@ -31,13 +31,15 @@ class TestRun:
     stderr: str = ""
 
     def to_wire(self) -> tuple[dict, bytes]:
-        header = asdict(self)
-        return {k: v for k, v in header.items() if k != "output"}, self.output
+        header = {name: getattr(self, name) for name in _HEADER_FIELDS}
+        return header, self.output
 
     @classmethod
     def from_wire(cls, header: dict, payload: bytes) -> TestRun:
-        fields = {k: header[k] for k in cls.__dataclass_fields__ if k != "output"}
-        return cls(output=payload, **fields)
+        return cls(output=payload, **{name: header[name] for name in _HEADER_FIELDS})
+
+
+_HEADER_FIELDS = tuple(name for name in TestRun.__dataclass_fields__ if name != "output")
 
 
 def runtime_verdict(run: TestRun, time_limit_s: float, output_limit_bytes: int) -> Verdict | None:

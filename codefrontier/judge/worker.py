@@ -148,7 +148,7 @@ class _TestFiles:
     def reset(self, stdin_bytes: bytes) -> None:
         # A test child shares these files' offsets (dup2), so rewind as well as truncate.
         for fd in self.fds:
-            if fd >= 0:
+            if fd >= 0 and os.lseek(fd, 0, os.SEEK_END):  # the size: skip empty files
                 os.ftruncate(fd, 0)
                 os.lseek(fd, 0, os.SEEK_SET)
         view = memoryview(stdin_bytes)
