@@ -121,6 +121,13 @@ def run_livecodebench_style(problem: Problem, samples: list[Sample], workers: in
     return ran, time.perf_counter() - start, "none"
 
 
+def _program_own_time_ms(problem: Problem, samples: list[Sample], rounds: int = 20) -> float:
+    tests = [(t.input, t.output) for t in problem.tests_by_input_length()]
+    start = time.perf_counter()
+    ran = sum(_lcb_sample((sample.code, tests)) for sample in samples[:10] for _ in range(rounds))
+    return 1000 * (time.perf_counter() - start) / ran
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=200)
@@ -148,7 +155,10 @@ def main() -> None:
         rows[name] = rate
         print(f"{name:<34} {isolation:<11} {tests:>6} {elapsed:>8.2f} {rate:>8.0f} "
               f"{1000 * elapsed * args.workers / tests:>15.2f}")
+    own_ms = _program_own_time_ms(problem, samples)
     ours = rows["codefrontier judge (fork server)"]
+    print(f"the programs' own time per test (exec in-process, no isolation): {own_ms:.3f} ms; "
+          f"codefrontier overhead per test: {1000 * args.workers / ours - own_ms:.2f} ms")
     for name, rate in rows.items():
         if rate != ours:
             print(f"codefrontier judge throughput / {name}: {ours / rate:.2f}x")
