@@ -22,6 +22,44 @@ def _judge(args: argparse.Namespace) -> int:
     return 0
 
 
+def _problems_build(args: argparse.Namespace) -> int:
+    from codefrontier.problems import save_problems
+    from codefrontier.suite.build import build_bundled
+
+    problems = build_bundled(args.split)
+    save_problems(problems, args.out)
+    print(f"{len(problems)} {args.source} problems ({args.split}) -> {args.out}")
+    return 0
+
+
+def _problems_stats(args: argparse.Namespace) -> int:
+    from codefrontier.problems import load_problems
+    from codefrontier.stats import problem_stats
+
+    print(problem_stats(load_problems(args.path)))
+    return 0
+
+
+def _problems_calibrate(args: argparse.Namespace) -> int:
+    from codefrontier.judge import JudgePool
+    from codefrontier.suite.build import load_suite, to_problem
+    from codefrontier.suite.calibrate import calibrate
+
+    pairs = [(spec, to_problem(spec)) for spec in load_suite()]
+    with JudgePool(workers=args.workers) as pool:
+        reports = calibrate(pairs, pool)
+    failing = 0
+    print(f"{'problem':<34}{'limit':>6}{'eff. cpu':>9}{'slow passes':>12}{'slow largest':>13}  ok")
+    for report in reports:
+        trouble = report.problems
+        failing += bool(trouble)
+        print(f"{report.problem_id:<34}{report.time_limit_s:>6g}{report.efficient_max_cpu_s:>9.3f}"
+              f"{report.slow_passed_up_to or '-':>12}{report.slow_largest_verdict or '-':>13}  "
+              f"{'; '.join(trouble) or 'yes'}")
+    print(f"{len(reports) - failing} of {len(reports)} problems calibrated")
+    return 1 if failing else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="codefrontier", description=__doc__)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -44,6 +82,23 @@ def build_parser() -> argparse.ArgumentParser:
                        help="strongest sandbox level to try (default: the strongest available)")
     judge.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     judge.set_defaults(handler=_judge)
+
+    problems = commands.add_parser("problems", help="build and inspect problem sets")
+    problem_commands = problems.add_subparsers(dest="problems_command", required=True)
+    build = problem_commands.add_parser(
+        "build", help="write a split of a problem source in the judge's schema",
+        description="Deterministic: the same inputs give the same bytes.")
+    build.add_argument("--source", default="bundled", choices=("bundled",))
+    build.add_argument("--split", required=True, choices=("train", "eval"))
+    build.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")
+    build.set_defaults(handler=_problems_build)
+    stats = problem_commands.add_parser("stats", help="counts, tests per decade and limits")
+    stats.add_argument("path", help="a problems file (.parquet or .jsonl)")
+    stats.set_defaults(handler=_problems_stats)
+    calibrate = problem_commands.add_parser(
+        "calibrate", help="check the bundled suite's limits with the judge")
+    calibrate.add_argument("--workers", type=int, default=None)
+    calibrate.set_defaults(handler=_problems_calibrate)
     return parser
 
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from codefrontier.judge import wire
 from codefrontier.judge.child import (
+    CALL_PRELUDE,
     Confinement,
     Limits,
     prepare_forking_process,
@@ -60,12 +61,6 @@ from codefrontier.judge.runs import TestRun, judge_request
 # Modules a program is likely to import, loaded once so each test's import is a
 # dictionary lookup (the private root can still import the rest of the stdlib).
 PRELOAD = ["array", "bisect", "collections", "copy", "datetime", "decimal", "fractions", "functools", "heapq", "itertools", "json", "math", "operator", "random", "re", "statistics", "string", "typing"]
-# Call-based programs get the names LeetCode's environment provides.
-CALL_PRELUDE = (
-    "from typing import *\nfrom collections import *\nfrom heapq import *\n"
-    "from bisect import *\nfrom itertools import *\nfrom functools import *\n"
-    "from math import *\nimport collections, heapq, bisect, itertools, functools, math\n"
-)
 SANDBOX_UID_BASE = 200_000  # + the worker's pid: unique among live workers
 TMPFS_MB = 256
 

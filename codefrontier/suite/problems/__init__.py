@@ -1,0 +1,1 @@
+"""One module per bundled problem, each defining PROBLEM (see suite/spec.py)."""
