@@ -26,8 +26,8 @@ from codefrontier.problems import Problem, Test
 from codefrontier.suite.spec import SuiteProblem
 
 DECADES = (1, 2, 3, 4, 5)
-# Two tests per decade d, aimed at [1.1, 1.6) * 10^d and [2.5, 4) * 10^d bytes.
-DECADE_TARGETS = ((1.1, 1.6), (2.5, 4.0))
+# Two tests per decade d, aimed at [1.1, 2) * 10^d and [2.5, 4) * 10^d bytes.
+DECADE_TARGETS = ((1.1, 2.0), (2.5, 4.0))
 SLOW_CROSS_CHECK_BYTES = 2_000
 EVAL_SHARE = 3  # every third problem of each difficulty is held out
 

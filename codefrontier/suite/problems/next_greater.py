@@ -1,0 +1,60 @@
+from codefrontier.suite.gen import array_input
+from codefrontier.suite.spec import SuiteProblem
+
+PROBLEM = SuiteProblem(
+    slug="next-greater",
+    title="Next greater element",
+    difficulty="medium",
+    statement="""\
+For each position i of an array, print the first value to the right of i that
+is strictly greater than a_i, or -1 if there is none.
+
+Input: n, then the n integers.
+Output: n integers on one line.
+Constraints: 1 <= n <= 100000, 0 <= a_i <= 10^9.""",
+    efficient="""\
+import sys
+
+data = sys.stdin.buffer.read().split()
+n = int(data[0])
+a = list(map(int, data[1:1 + n]))
+answer = [-1] * n
+stack = []
+for i, v in enumerate(a):
+    while stack and a[stack[-1]] < v:
+        answer[stack.pop()] = v
+    stack.append(i)
+print(" ".join(map(str, answer)))
+""",
+    slow="""\
+n = int(input())
+a = list(map(int, input().split()))
+answer = []
+for i in range(n):
+    found = -1
+    for j in range(i + 1, n):
+        if a[j] > a[i]:
+            found = a[j]
+            break
+    answer.append(found)
+print(*answer)
+""",
+    buggy="""\
+import sys
+
+data = sys.stdin.buffer.read().split()
+n = int(data[0])
+a = list(map(int, data[1:1 + n]))
+answer = [-1] * n
+stack = []
+for i, v in enumerate(a):
+    while stack and a[stack[-1]] <= v:
+        answer[stack.pop()] = v
+    stack.append(i)
+print(" ".join(map(str, answer)))
+""",
+    # Mostly decreasing arrays: the naive scan then walks far for every element.
+    generate=lambda rng, n: f"{n}\n" + " ".join(
+        str(max(0, 10 * (n - i) + rng.randint(-15, 5))) for i in range(n)) + "\n",
+    edge_cases=("5\n2 1 2 4 3\n", "1\n5\n", "4\n3 3 3 3\n"),
+)
