@@ -1,4 +1,3 @@
-from codefrontier.suite.gen import array_input
 from codefrontier.suite.spec import SuiteProblem
 
 PROBLEM = SuiteProblem(

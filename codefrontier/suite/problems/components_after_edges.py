@@ -1,0 +1,78 @@
+from codefrontier.suite.spec import SuiteProblem
+
+
+def generate(rng, n):
+    m = n
+    rows = [f"{rng.randint(1, n)} {rng.randint(1, n)}" for _ in range(m)]
+    return f"{n} {m}\n" + "\n".join(rows) + "\n"
+
+
+PROBLEM = SuiteProblem(
+    slug="components-after-edges",
+    title="Components as roads open",
+    difficulty="medium",
+    statement="""\
+n towns start disconnected. Roads open one at a time, each joining two towns.
+After each road opens, print the number of connected groups of towns.
+
+Input: n and m; then m lines "u v".
+Output: m integers on one line.
+Constraints: 1 <= n, m <= 100000.""",
+    efficient="""\
+import sys
+
+data = sys.stdin.buffer.read().split()
+n, m = int(data[0]), int(data[1])
+parent = list(range(n + 1))
+
+def find(x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+groups = n
+out = []
+for i in range(m):
+    a, b = find(int(data[2 + 2 * i])), find(int(data[3 + 2 * i]))
+    if a != b:
+        parent[a] = b
+        groups -= 1
+    out.append(groups)
+print(" ".join(map(str, out)))
+""",
+    slow="""\
+n, m = map(int, input().split())
+label = list(range(n + 1))
+groups = n
+out = []
+for _ in range(m):
+    u, v = map(int, input().split())
+    a, b = label[u], label[v]
+    if a != b:
+        for town in range(1, n + 1):
+            if label[town] == a:
+                label[town] = b
+        groups -= 1
+    out.append(groups)
+print(*out)
+""",
+    buggy="""\
+import sys
+
+data = sys.stdin.buffer.read().split()
+n, m = int(data[0]), int(data[1])
+parent = list(range(n + 1))
+groups = n
+out = []
+for i in range(m):
+    u, v = int(data[2 + 2 * i]), int(data[3 + 2 * i])
+    if parent[u] != parent[v]:
+        parent[u] = parent[v]
+        groups -= 1
+    out.append(groups)
+print(" ".join(map(str, out)))
+""",
+    generate=generate,
+    edge_cases=("4 3\n1 2\n3 4\n2 1\n", "3 2\n1 1\n2 3\n", "5 4\n1 2\n2 3\n3 1\n4 5\n"),
+)

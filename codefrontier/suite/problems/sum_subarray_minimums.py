@@ -1,0 +1,70 @@
+from codefrontier.suite.gen import ints
+from codefrontier.suite.spec import SuiteProblem
+
+PROBLEM = SuiteProblem(
+    slug="sum-subarray-minimums",
+    title="Sum of subarray minimums",
+    difficulty="hard",
+    kind="call",
+    func_name="sumSubarrayMins",
+    starter_code="class Solution:\n    def sumSubarrayMins(self, arr: List[int]) -> int:\n        ",
+    statement="""\
+Return the sum of min(b) over every contiguous subarray b of arr, modulo
+10^9 + 7.
+
+Constraints: 1 <= len(arr) <= 10^5, 1 <= arr[i] <= 3 * 10^4.""",
+    efficient="""\
+class Solution:
+    def sumSubarrayMins(self, arr: List[int]) -> int:
+        mod = 10**9 + 7
+        n = len(arr)
+        left, right = [0] * n, [0] * n
+        stack = []
+        for i in range(n):
+            while stack and arr[stack[-1]] > arr[i]:
+                stack.pop()
+            left[i] = i - (stack[-1] if stack else -1)
+            stack.append(i)
+        stack = []
+        for i in range(n - 1, -1, -1):
+            while stack and arr[stack[-1]] >= arr[i]:
+                stack.pop()
+            right[i] = (stack[-1] if stack else n) - i
+            stack.append(i)
+        return sum(arr[i] * left[i] * right[i] for i in range(n)) % mod
+""",
+    slow="""\
+class Solution:
+    def sumSubarrayMins(self, arr: List[int]) -> int:
+        total = 0
+        for i in range(len(arr)):
+            low = arr[i]
+            for j in range(i, len(arr)):
+                low = min(low, arr[j])
+                total += low
+        return total % (10**9 + 7)
+""",
+    buggy="""\
+class Solution:
+    def sumSubarrayMins(self, arr: List[int]) -> int:
+        mod = 10**9 + 7
+        n = len(arr)
+        left, right = [0] * n, [0] * n
+        stack = []
+        for i in range(n):
+            while stack and arr[stack[-1]] >= arr[i]:
+                stack.pop()
+            left[i] = i - (stack[-1] if stack else -1)
+            stack.append(i)
+        stack = []
+        for i in range(n - 1, -1, -1):
+            while stack and arr[stack[-1]] >= arr[i]:
+                stack.pop()
+            right[i] = (stack[-1] if stack else n) - i
+            stack.append(i)
+        return sum(arr[i] * left[i] * right[i] for i in range(n)) % mod
+""",
+    # Few distinct values (ties are where the buggy variant goes wrong), more as n grows.
+    generate=lambda rng, n: (ints(rng, n, 1, min(30000, max(3, n // 4))),),
+    edge_cases=(([3, 1, 2, 4],), ([11, 81, 94, 43, 3],), ([2, 2, 2],)),
+)
