@@ -88,30 +88,36 @@ def outputs_match(problem: SuiteProblem, actual: str, expected: str) -> bool:
 
 
 def sized_input(problem: SuiteProblem, seed: str, low: int, high: int) -> str:
-    """A generated input whose length in bytes lies in [low, high)."""
+    """A generated input whose length in bytes lies in [low, high).
+
+    Searches the size parameter n by doubling then bisection; generators are
+    random, so lengths are only roughly monotone in n, and a few reseeded tries
+    cover the jumps.
+    """
+    for attempt in range(20):
+        text = _bisect_size(problem, f"{seed}:{attempt}", low, high)
+        if low <= len(text.encode()) < high:
+            return text
+    raise ValueError(f"{problem.slug}: the generator made no input in [{low}, {high}) bytes")
+
+
+def _bisect_size(problem: SuiteProblem, seed: str, low: int, high: int) -> str:
     def make(n: int) -> str:
         return render_input(problem, problem.generate(random.Random(f"{seed}:{n}"), n))
 
-    def size(n: int) -> int:
-        return len(make(n).encode())
-
     n = 1
-    while size(n) < low:
+    while len(make(n).encode()) < low:
         n *= 2
         if n > 1 << 30:
             raise ValueError(f"{problem.slug}: the generator cannot reach {low} bytes")
-    lo, hi = n // 2, n  # size(lo) < low <= size(hi), or n == 1
-    while size(hi) >= high and hi - lo > 1:
+    lo, hi = n // 2, n
+    while len(make(hi).encode()) >= high and hi - lo > 1:
         mid = (lo + hi) // 2
-        if size(mid) < low:
+        if len(make(mid).encode()) < low:
             lo = mid
         else:
             hi = mid
-    text = make(hi)
-    if not low <= len(text.encode()) < high:
-        raise ValueError(f"{problem.slug}: no generated input in [{low}, {high}) bytes "
-                         f"(got {len(text.encode())} at n={hi})")
-    return text
+    return make(hi)
 
 
 def suite_inputs(problem: SuiteProblem) -> list[str]:
