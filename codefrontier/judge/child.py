@@ -26,11 +26,13 @@ EXIT_MEMORY = 201  # MemoryError escaped the program
 EXIT_UNSERIALIZABLE = 202  # a call-based return value that is not JSON data
 EXIT_SETUP = 203  # confinement failed: the program never ran
 RESULT_FD = 3  # call-based problems: the JSON of the return value goes here
-# Call-based programs run with the names LeetCode's environment provides.
+# Call-based programs run with the names LeetCode's environment provides. Not
+# `from math import *`: math.pow would shadow the three-argument builtin pow.
 CALL_PRELUDE = (
     "from typing import *\nfrom collections import *\nfrom heapq import *\n"
     "from bisect import *\nfrom itertools import *\nfrom functools import *\n"
-    "from math import *\nimport collections, heapq, bisect, itertools, functools, math\n"
+    "from math import inf, gcd, lcm, sqrt, isqrt, ceil, floor, log, log2, comb, factorial\n"
+    "import collections, heapq, bisect, itertools, functools, math\n"
 )
 
 CLEAN_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/sandbox",

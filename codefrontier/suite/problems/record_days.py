@@ -1,4 +1,3 @@
-from codefrontier.suite.gen import array_input
 from codefrontier.suite.spec import SuiteProblem
 
 PROBLEM = SuiteProblem(
@@ -44,7 +43,7 @@ for t in map(int, data[1:1 + n]):
 print(records)
 """,
     # Rising temperatures with noise: many records, and the naive check scans far back.
-    generate=lambda rng, n: array_input(rng, n, 0, 0) .split("\n")[0] + "\n" + " ".join(
+    generate=lambda rng, n: f"{n}\n" + " ".join(
         str(i * 3 + rng.randint(-5, 5)) for i in range(n)) + "\n",
     edge_cases=("6\n3 1 4 4 5 2\n", "1\n-2\n", "3\n5 5 5\n"),
 )
