@@ -1,0 +1,74 @@
+from codefrontier.suite.spec import SuiteProblem
+
+
+def generate(rng, n):
+    n = max(n, 2)
+    span = 10 * n
+    points = {(rng.randint(0, span), rng.randint(0, span)) for _ in range(n)}
+    while len(points) < 2:
+        points.add((rng.randint(0, span), rng.randint(0, span)))
+    return f"{len(points)}\n" + "".join(f"{x} {y}\n" for x, y in sorted(points, key=lambda p: rng.random()))
+
+
+PROBLEM = SuiteProblem(
+    slug="closest-pair",
+    title="Closest pair of points",
+    difficulty="hard",
+    statement="""\
+Given n distinct points with integer coordinates, print the smallest squared
+Euclidean distance between two of them.
+
+Input: n, then n lines "x y".
+Output: the smallest squared distance.
+Constraints: 2 <= n <= 100000, 0 <= x, y <= 10^9.""",
+    efficient="""\
+import sys
+
+data = sys.stdin.buffer.read().split()
+n = int(data[0])
+points = sorted((int(data[1 + 2 * i]), int(data[2 + 2 * i])) for i in range(n))
+best = (points[1][0] - points[0][0]) ** 2 + (points[1][1] - points[0][1]) ** 2
+# Sweep by x; compare each point only with the points within sqrt(best) in x.
+from bisect import bisect_left, insort
+window = []  # (y, x) of points whose x is within reach, sorted by y
+start = 0
+for x, y in points:
+    reach = best ** 0.5
+    while points[start][0] < x - reach:
+        sx, sy = points[start]
+        del window[bisect_left(window, (sy, sx))]
+        start += 1
+    low = bisect_left(window, (y - reach, -1))
+    for wy, wx in window[low:]:
+        if wy > y + reach:
+            break
+        d = (wx - x) ** 2 + (wy - y) ** 2
+        if d < best:
+            best = d
+            reach = best ** 0.5
+    insort(window, (y, x))
+print(best)
+""",
+    slow="""\
+n = int(input())
+points = [tuple(map(int, input().split())) for _ in range(n)]
+best = None
+for i in range(n):
+    for j in range(i + 1, n):
+        d = (points[i][0] - points[j][0]) ** 2 + (points[i][1] - points[j][1]) ** 2
+        if best is None or d < best:
+            best = d
+print(best)
+""",
+    buggy="""\
+import sys
+
+data = sys.stdin.buffer.read().split()
+n = int(data[0])
+points = sorted((int(data[1 + 2 * i]), int(data[2 + 2 * i])) for i in range(n))
+print(min((points[i + 1][0] - points[i][0]) ** 2 + (points[i + 1][1] - points[i][1]) ** 2
+          for i in range(n - 1)))
+""",
+    generate=generate,
+    edge_cases=("4\n0 0\n5 5\n1 4\n9 0\n", "2\n0 0\n3 4\n", "3\n0 0\n0 10\n1 5\n"),
+)

@@ -1,0 +1,80 @@
+from codefrontier.suite.spec import SuiteProblem
+
+
+def generate(rng, n):
+    side = max(1, int((n / 2) ** 0.5))
+    rows = [" ".join(str(rng.randint(0, 9)) for _ in range(side)) for _ in range(side)]
+    queries = []
+    for _ in range(max(1, n // 2)):
+        r1, c1 = rng.randint(1, max(1, side // 4)), rng.randint(1, max(1, side // 4))
+        queries.append(f"{r1} {c1} {rng.randint(max(r1, side // 2), side)} "
+                       f"{rng.randint(max(c1, side // 2), side)}")
+    return f"{side} {side} {len(queries)}\n" + "\n".join(rows) + "\n" + "\n".join(queries) + "\n"
+
+
+PROBLEM = SuiteProblem(
+    slug="grid-rectangle-sums",
+    title="Rectangle sums in a grid",
+    difficulty="hard",
+    statement="""\
+A grid has h rows and w columns of digits. Answer q queries "r1 c1 r2 c2": the
+sum of the cells in rows r1..r2 and columns c1..c2 (1-indexed, inclusive).
+
+Input: h, w and q; h lines of w integers; then q queries, one per line.
+Output: q lines, the sums in order.
+Constraints: 1 <= h, w <= 500, 1 <= q <= 100000.""",
+    efficient="""\
+import sys
+
+data = sys.stdin.buffer.read().split()
+h, w, q = int(data[0]), int(data[1]), int(data[2])
+prefix = [[0] * (w + 1) for _ in range(h + 1)]
+pos = 3
+for r in range(1, h + 1):
+    row, above = prefix[r], prefix[r - 1]
+    running = 0
+    for c in range(1, w + 1):
+        running += int(data[pos])
+        pos += 1
+        row[c] = above[c] + running
+out = []
+for _ in range(q):
+    r1, c1, r2, c2 = (int(x) for x in data[pos:pos + 4])
+    pos += 4
+    out.append(prefix[r2][c2] - prefix[r1 - 1][c2] - prefix[r2][c1 - 1] + prefix[r1 - 1][c1 - 1])
+print("\\n".join(map(str, out)))
+""",
+    slow="""\
+h, w, q = map(int, input().split())
+grid = [list(map(int, input().split())) for _ in range(h)]
+for _ in range(q):
+    r1, c1, r2, c2 = map(int, input().split())
+    total = 0
+    for r in range(r1 - 1, r2):
+        for c in range(c1 - 1, c2):
+            total += grid[r][c]
+    print(total)
+""",
+    buggy="""\
+import sys
+
+data = sys.stdin.buffer.read().split()
+h, w, q = int(data[0]), int(data[1]), int(data[2])
+prefix = [[0] * (w + 1) for _ in range(h + 1)]
+pos = 3
+for r in range(1, h + 1):
+    running = 0
+    for c in range(1, w + 1):
+        running += int(data[pos])
+        pos += 1
+        prefix[r][c] = prefix[r - 1][c] + running
+out = []
+for _ in range(q):
+    r1, c1, r2, c2 = (int(x) for x in data[pos:pos + 4])
+    pos += 4
+    out.append(prefix[r2][c2] - prefix[r1 - 1][c2] - prefix[r2][c1 - 1])
+print("\\n".join(map(str, out)))
+""",
+    generate=generate,
+    edge_cases=("2 3 2\n1 2 3\n4 5 6\n1 1 2 3\n2 2 2 3\n", "1 1 1\n7\n1 1 1 1\n"),
+)
