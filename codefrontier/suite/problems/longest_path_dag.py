@@ -1,0 +1,73 @@
+from codefrontier.suite.spec import SuiteProblem
+
+
+def generate(rng, n):
+    n = max(n, 1)
+    edges = [(i, i + 1) for i in range(1, n)]  # a long chain keeps paths long
+    edges += [(a, b) for a, b in ((rng.randint(1, n), rng.randint(1, n)) for _ in range(n // 2))
+              if a < b]
+    rng.shuffle(edges)
+    return f"{n} {len(edges)}\n" + "".join(f"{a} {b} {rng.randint(1, 9)}\n" for a, b in edges)
+
+
+PROBLEM = SuiteProblem(
+    slug="longest-path-dag",
+    title="Longest route in a DAG",
+    difficulty="hard",
+    statement="""\
+A directed acyclic graph has n nodes and m weighted edges "u v w". Print the
+largest total weight of a path (possibly a single node, weight 0).
+
+Input: n and m; then m lines "u v w".
+Output: the largest path weight.
+Constraints: 1 <= n <= 100000, 0 <= m <= 200000, 1 <= w <= 9.""",
+    efficient="""\
+import sys
+from collections import deque
+
+data = sys.stdin.buffer.read().split()
+n, m = int(data[0]), int(data[1])
+out = [[] for _ in range(n + 1)]
+indegree = [0] * (n + 1)
+for i in range(m):
+    u, v, w = int(data[2 + 3 * i]), int(data[3 + 3 * i]), int(data[4 + 3 * i])
+    out[u].append((v, w))
+    indegree[v] += 1
+best = [0] * (n + 1)
+queue = deque(v for v in range(1, n + 1) if indegree[v] == 0)
+while queue:
+    u = queue.popleft()
+    for v, w in out[u]:
+        best[v] = max(best[v], best[u] + w)
+        indegree[v] -= 1
+        if indegree[v] == 0:
+            queue.append(v)
+print(max(best[1:]))
+""",
+    slow="""\
+n, m = map(int, input().split())
+edges = [tuple(map(int, input().split())) for _ in range(m)]
+best = [0] * (n + 1)
+changed = True
+while changed:
+    changed = False
+    for u, v, w in edges:
+        if best[u] + w > best[v]:
+            best[v] = best[u] + w
+            changed = True
+print(max(best[1:]))
+""",
+    buggy="""\
+import sys
+
+data = sys.stdin.buffer.read().split()
+n, m = int(data[0]), int(data[1])
+best = [0] * (n + 1)
+edges = sorted((int(data[2 + 3 * i]), int(data[3 + 3 * i]), int(data[4 + 3 * i])) for i in range(m))
+for u, v, w in edges:
+    best[v] = max(best[v], best[u] + w)
+print(max(best[1:]))
+""",
+    generate=generate,
+    edge_cases=("4 4\n1 2 3\n2 3 4\n1 3 5\n3 4 1\n", "1 0\n", "3 2\n3 2 5\n2 1 5\n"),
+)

@@ -1,0 +1,79 @@
+from codefrontier.suite.spec import SuiteProblem
+
+
+def generate(rng, n):
+    n = max(n, 2)
+    alphabet = "abcdefghijklmnopqrstuvwxyz"[: max(2, min(26, n // 20))]
+    s = "".join(rng.choice(alphabet) for _ in range(n))
+    t = "".join(rng.choice(alphabet) for _ in range(max(1, n // 50)))
+    return (s, t)
+
+
+PROBLEM = SuiteProblem(
+    slug="min-window-substring",
+    title="Minimum window substring",
+    difficulty="hard",
+    kind="call",
+    func_name="minWindow",
+    starter_code="class Solution:\n    def minWindow(self, s: str, t: str) -> str:\n        ",
+    statement="""\
+Return the shortest substring of s that contains every character of t, counting
+repeats; if several are shortest, the leftmost. Return "" if there is none.
+
+Constraints: 1 <= len(s), len(t) <= 10^5; lowercase letters.""",
+    efficient="""\
+class Solution:
+    def minWindow(self, s: str, t: str) -> str:
+        need = Counter(t)
+        missing = len(t)
+        best = (0, float("inf"))
+        left = 0
+        for right, c in enumerate(s, start=1):
+            if need[c] > 0:
+                missing -= 1
+            need[c] -= 1
+            if missing == 0:
+                while need[s[left]] < 0:
+                    need[s[left]] += 1
+                    left += 1
+                if right - left < best[1] - best[0]:
+                    best = (left, right)
+                need[s[left]] += 1
+                missing += 1
+                left += 1
+        return "" if best[1] == float("inf") else s[best[0]:best[1]]
+""",
+    slow="""\
+class Solution:
+    def minWindow(self, s: str, t: str) -> str:
+        need = Counter(t)
+        best = ""
+        for i in range(len(s)):
+            have = Counter()
+            for j in range(i, len(s)):
+                have[s[j]] += 1
+                if all(have[c] >= k for c, k in need.items()):
+                    if not best or j - i + 1 < len(best):
+                        best = s[i:j + 1]
+                    break
+        return best
+""",
+    buggy="""\
+class Solution:
+    def minWindow(self, s: str, t: str) -> str:
+        need = set(t)
+        best = ""
+        left = 0
+        have = Counter()
+        for right, c in enumerate(s):
+            have[c] += 1
+            while all(have[x] > 0 for x in need):
+                if not best or right - left + 1 < len(best):
+                    best = s[left:right + 1]
+                have[s[left]] -= 1
+                left += 1
+        return best
+""",
+    generate=generate,
+    edge_cases=(("adobecodebanc", "abc"), ("a", "aa"), ("aa", "aa"), ("ab", "b")),
+)
