@@ -34,8 +34,14 @@ def test_every_decade_has_two_tests_and_edge_cases_come_first(spec, built):
     assert "Example 1" in problem.statement
 
 
-def test_most_problems_have_a_slow_reference():
+def test_the_suite_meets_its_counts():
+    assert len(SUITE) >= 48
+    assert sum(s.kind == "call" for s in SUITE) >= 8
+    assert sum(s.kind == "stdin" for s in SUITE) > len(SUITE) / 2
+    for difficulty in ("easy", "medium", "hard"):
+        assert sum(s.difficulty == difficulty for s in SUITE) >= 12, difficulty
     assert sum(s.slow is not None for s in SUITE) >= 0.75 * len(SUITE)
+    assert len({s.slug for s in SUITE}) == len(SUITE)
 
 
 def test_split_is_stratified_and_disjoint():
