@@ -32,6 +32,17 @@ def _problems_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _problems_sft(args: argparse.Namespace) -> int:
+    from codefrontier.suite.sft import SFT_SCHEMA, build_sft
+    from codefrontier.tables import write_records
+
+    records = build_sft(args.split)
+    write_records(records, args.out, schema=SFT_SCHEMA)
+    variants = Counter(r["variant"] for r in records)
+    print(f"{len(records)} SFT pairs ({dict(variants)}) from the {args.split} split -> {args.out}")
+    return 0
+
+
 def _problems_stats(args: argparse.Namespace) -> int:
     from codefrontier.problems import load_problems
     from codefrontier.stats import problem_stats
@@ -92,6 +103,13 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--split", required=True, choices=("train", "eval"))
     build.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")
     build.set_defaults(handler=_problems_build)
+    sft = problem_commands.add_parser(
+        "sft", help="SFT prompt/completion pairs from the bundled suite (reasoning format)",
+        description="Two pairs per problem: the efficient and the slow reference, each "
+                    "behind a short reasoning paragraph.")
+    sft.add_argument("--split", default="train", choices=("train", "eval"))
+    sft.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")
+    sft.set_defaults(handler=_problems_sft)
     stats = problem_commands.add_parser("stats", help="counts, tests per decade and limits")
     stats.add_argument("path", help="a problems file (.parquet or .jsonl)")
     stats.set_defaults(handler=_problems_stats)
