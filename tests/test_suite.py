@@ -1,15 +1,17 @@
 """The bundled suite: every problem well-formed, covered in every decade, calibrated."""
 
 import hashlib
+import os
+import subprocess
+import sys
 
 import pytest
 
 from codefrontier.judge import JudgePool
-from codefrontier.problems import load_problems, save_problems
+from codefrontier.problems import load_problems
 from codefrontier.rewards import decade
 from codefrontier.suite.build import (
     DECADES,
-    build_bundled,
     load_suite,
     split_of,
     to_problem,
@@ -53,10 +55,14 @@ def test_split_is_stratified_and_disjoint():
 
 
 def test_build_is_byte_for_byte_deterministic(tmp_path):
+    """Two separate processes (different hash seeds) write the same bytes."""
     digests = []
     for attempt in range(2):
         path = tmp_path / f"eval{attempt}.parquet"
-        save_problems(build_bundled("eval"), path)
+        subprocess.run([sys.executable, "-m", "codefrontier.cli", "problems", "build",
+                        "--split", "eval", "--out", str(path)], check=True,
+                       env={**os.environ, "PYTHONHASHSEED": str(attempt + 1)},
+                       capture_output=True)
         digests.append(hashlib.sha256(path.read_bytes()).hexdigest())
     assert digests[0] == digests[1]
     assert {p.problem_id for p in load_problems(tmp_path / "eval0.parquet")} == {

@@ -154,7 +154,20 @@ def render_statement(problem: SuiteProblem, tests: tuple[Test, ...], examples: i
     return "\n\n".join(parts)
 
 
+_built: dict[int, tuple[SuiteProblem, Problem]] = {}
+
+
 def to_problem(problem: SuiteProblem) -> Problem:
+    """The problem in the judge's schema; built once per process (specs hold lists,
+    so they cannot key a functools cache; the entry keeps the spec alive, so its id
+    stays its own)."""
+    entry = _built.get(id(problem))
+    if entry is None or entry[0] is not problem:
+        entry = _built[id(problem)] = (problem, _make_problem(problem))
+    return entry[1]
+
+
+def _make_problem(problem: SuiteProblem) -> Problem:
     tests = make_tests(problem)
     return Problem(
         problem_id=problem.problem_id, title=problem.title,
