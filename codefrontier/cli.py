@@ -6,6 +6,7 @@ import argparse
 import logging
 import sys
 from collections import Counter
+from datetime import date
 
 from codefrontier import __version__
 
@@ -24,11 +25,24 @@ def _judge(args: argparse.Namespace) -> int:
 
 def _problems_build(args: argparse.Namespace) -> int:
     from codefrontier.problems import save_problems
-    from codefrontier.suite.build import build_bundled
 
-    problems = build_bundled(args.split)
+    if args.source == "bundled":
+        from codefrontier.suite.build import build_bundled
+
+        if args.split is None:
+            raise ValueError("--split train|eval is required for the bundled suite")
+        problems = build_bundled(args.split)
+    else:
+        from codefrontier.loaders.livecodebench import load_livecodebench
+
+        if args.split == "train":
+            raise ValueError("LiveCodeBench is an evaluation set: use --split eval")
+        problems = load_livecodebench(
+            version=args.release, start_date=args.start_date, end_date=args.end_date,
+            difficulties=set(args.difficulty) or None, platforms=set(args.platform) or None,
+            data_dir=args.data_dir)
     save_problems(problems, args.out)
-    print(f"{len(problems)} {args.source} problems ({args.split}) -> {args.out}")
+    print(f"{len(problems)} {args.source} problems ({args.split or 'eval'}) -> {args.out}")
     return 0
 
 
@@ -99,9 +113,21 @@ def build_parser() -> argparse.ArgumentParser:
     build = problem_commands.add_parser(
         "build", help="write a split of a problem source in the judge's schema",
         description="Deterministic: the same inputs give the same bytes.")
-    build.add_argument("--source", default="bundled", choices=("bundled",))
-    build.add_argument("--split", required=True, choices=("train", "eval"))
+    build.add_argument("--source", default="bundled", choices=("bundled", "livecodebench"))
+    build.add_argument("--split", choices=("train", "eval"),
+                       help="bundled: which split (required); livecodebench: eval only")
     build.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")
+    real = build.add_argument_group("real datasets")
+    real.add_argument("--release", default="release_v6",
+                      help="LiveCodeBench version: release_vN, vN or vM_vN")
+    real.add_argument("--start-date", type=date.fromisoformat, help="earliest contest date")
+    real.add_argument("--end-date", type=date.fromisoformat, help="latest contest date")
+    real.add_argument("--difficulty", action="append", default=[],
+                      choices=("easy", "medium", "hard"), help="repeat to keep several")
+    real.add_argument("--platform", action="append", default=[],
+                      help="leetcode, atcoder, codeforces (repeat to keep several)")
+    real.add_argument("--data-dir", help="a local copy of the dataset repository "
+                                         "(default: the Hugging Face Hub, cached)")
     build.set_defaults(handler=_problems_build)
     sft = problem_commands.add_parser(
         "sft", help="SFT prompt/completion pairs from the bundled suite (reasoning format)",
@@ -126,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         return args.handler(args)
-    except (FileNotFoundError, ValueError, KeyError) as error:
+    except (FileNotFoundError, ValueError, KeyError, RuntimeError) as error:
         print(f"codefrontier {args.command}: error: {error}", file=sys.stderr)
         return 2
 

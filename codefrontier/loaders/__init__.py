@@ -1,0 +1,1 @@
+"""Loaders for the real experiment's datasets, mapped to the judge's problem schema."""
