@@ -17,6 +17,7 @@ from codefrontier.loaders.livecodebench import (
     load_livecodebench,
     release_files,
 )
+from codefrontier.problems import load_problems
 
 
 def encode_private(cases: list[dict]) -> str:
@@ -102,7 +103,7 @@ def test_a_pickle_that_names_a_class_is_refused():
 
 
 def test_missing_local_files_fail_clearly(tmp_path):
-    with pytest.raises(DatasetUnavailable, match="missing test.jsonl"):
+    with pytest.raises(DatasetUnavailable, match=r"missing test\.jsonl"):
         load_livecodebench("release_v1", data_dir=tmp_path)
 
 
@@ -125,3 +126,13 @@ def test_loaded_problems_run_in_the_judge(data_dir):
                            "        return sum(nums)\n")]
     with JudgePool(workers=1) as pool:
         assert [r.outcome for r in pool.judge(problems, samples)] == ["correct", "correct"]
+
+
+def test_the_build_command_writes_a_filtered_problem_file(data_dir, tmp_path):
+    out = tmp_path / "lcb.parquet"
+    done = subprocess.run(
+        [sys.executable, "-m", "codefrontier.cli", "problems", "build", "--source", "livecodebench",
+         "--release", "release_v2", "--start-date", "2024-01-01", "--platform", "codeforces",
+         "--data-dir", str(data_dir), "--out", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert [p.problem_id for p in load_problems(out)] == ["livecodebench/1900A"]
