@@ -155,7 +155,7 @@ class JudgePool:
         self._idle: queue.Queue[_Worker] = queue.Queue()
         for worker in self._workers:
             self._idle.put(worker)
-        self._tests_cache: dict[str, tuple[list[list[str]], list[int]]] = {}
+        self._tests_cache: dict[Problem, tuple[list[list[str]], list[int]]] = {}
         self._lock = threading.Lock()
         self.isolation = self._workers[0].isolation
         log.info("judge sandbox: %s (%d workers)", self.isolation.describe(), count)
@@ -177,12 +177,14 @@ class JudgePool:
         self._workers = []
 
     def _ordered_tests(self, problem: Problem) -> tuple[list[list[str]], list[int]]:
+        """Tests in run order and their input lengths, computed once per problem
+        (keyed by value, so a changed problem under the same id is not mistaken)."""
         with self._lock:
-            cached = self._tests_cache.get(problem.problem_id)
-            if cached is None or len(cached[0]) != len(problem.tests):
+            cached = self._tests_cache.get(problem)
+            if cached is None:
                 ordered = problem.tests_by_input_length()
                 cached = ([[t.input, t.output] for t in ordered], [t.input_len for t in ordered])
-                self._tests_cache[problem.problem_id] = cached
+                self._tests_cache[problem] = cached
             return cached
 
     def judge_one(self, problem: Problem, sample: Sample, all_tests: bool = False) -> SampleResult:
