@@ -111,7 +111,8 @@ def _judge(worker: subprocess.Popen, code: str) -> list[str]:
     tests = [[t.input, t.output] for t in problem.tests_by_input_length()]
     wire.send(worker.stdin.fileno(), {
         "op": "judge", "code": code, "kind": "stdin", "func_name": "", "time_limit_s": 1.0,
-        "memory_limit_mb": 256, "output_limit_mb": 16.0, "all_tests": False, "tests": tests})
+        "memory_limit_mb": 256, "output_limit_mb": 16.0, "all_tests": False,
+        "tests_key": "sum", "tests": tests})
     reply, _ = wire.receive(worker.stdout.fileno())
     return [run["verdict"] for run in reply["runs"]]
 

@@ -3,7 +3,7 @@
 import pytest
 from conftest import SUM_OK, call_problem, stdin_problem
 
-from codefrontier.judge import Sample
+from codefrontier.judge import JudgePool, Sample
 from codefrontier.problems import Test
 
 pytestmark = pytest.mark.slow
@@ -146,3 +146,14 @@ def test_results_come_back_in_sample_order(judge):
 def test_unknown_problem_ids_are_rejected(judge):
     with pytest.raises(KeyError, match="not in the problem set"):
         judge.judge({}, [Sample("nope", 0, code="print(1)")])
+
+
+def test_problems_evicted_from_the_worker_caches_are_sent_again():
+    # A cache too small for two problems: every switch between them misses in the
+    # worker and in the zygote, and the verdicts stay the same.
+    first, second = stdin_problem("first"), stdin_problem("second", tests=SLOW_TESTS)
+    samples = [Sample(pid, i, code=code) for i in range(3)
+               for pid, code in (("first", SUM_OK), ("second", "print(int(input()))"))]
+    with JudgePool(workers=1, cache_mb=0.0) as pool:
+        results = pool.judge({"first": first, "second": second}, samples)
+    assert [r.outcome for r in results] == ["correct"] * 6

@@ -10,6 +10,8 @@ by default. A worker that dies or hangs is replaced; its sample gets RE.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
 import queue
@@ -73,10 +75,11 @@ class WorkerDied(RuntimeError):
 class _Worker:
     """One worker process and the pipes to it."""
 
-    def __init__(self, max_isolation: str, processes_per_test: int) -> None:
+    def __init__(self, max_isolation: str, processes_per_test: int, cache_mb: float) -> None:
         self._command = [sys.executable, "-m", "codefrontier.judge.worker",
                          "--max-isolation", max_isolation,
-                         "--processes-per-test", str(processes_per_test)]
+                         "--processes-per-test", str(processes_per_test),
+                         "--cache-mb", str(cache_mb)]
         self.process: subprocess.Popen | None = None
         self.isolation: Isolation | None = None
         self.start()
@@ -140,22 +143,25 @@ class JudgePool:
     max_isolation: the strongest sandbox level to try ("namespaces", "userns",
         "rlimits"); each worker falls back to the strongest level that works.
     output_limit_mb: stdout cap per test; more is OLE.
+    cache_mb: per worker, the tests (and, in the sandbox, the inputs) of recently
+        judged problems are kept up to this size, so a sample sends only its program.
     """
 
     def __init__(self, workers: int | None = None, max_isolation: str = "namespaces",
                  output_limit_mb: float = DEFAULT_OUTPUT_LIMIT_MB,
-                 processes_per_test: int = 32) -> None:
+                 processes_per_test: int = 32, cache_mb: float = 256.0) -> None:
         if max_isolation not in LEVELS:
             raise ValueError(f"max_isolation {max_isolation!r} is not one of {LEVELS}")
         count = workers or len(os.sched_getaffinity(0))
         if count < 1:
             raise ValueError(f"workers must be at least 1, got {workers}")
         self.output_limit_mb = output_limit_mb
-        self._workers = [_Worker(max_isolation, processes_per_test) for _ in range(count)]
+        self._workers = [_Worker(max_isolation, processes_per_test, cache_mb)
+                         for _ in range(count)]
         self._idle: queue.Queue[_Worker] = queue.Queue()
         for worker in self._workers:
             self._idle.put(worker)
-        self._tests_cache: dict[Problem, tuple[list[list[str]], list[int]]] = {}
+        self._tests_cache: dict[Problem, tuple[list[list[str]], list[int], str]] = {}
         self._lock = threading.Lock()
         self.isolation = self._workers[0].isolation
         log.info("judge sandbox: %s (%d workers)", self.isolation.describe(), count)
@@ -176,19 +182,21 @@ class JudgePool:
             worker.stop()
         self._workers = []
 
-    def _ordered_tests(self, problem: Problem) -> tuple[list[list[str]], list[int]]:
-        """Tests in run order and their input lengths, computed once per problem
-        (keyed by value, so a changed problem under the same id is not mistaken)."""
+    def _ordered_tests(self, problem: Problem) -> tuple[list[list[str]], list[int], str]:
+        """Tests in run order, their input lengths and a content key, computed once per
+        problem (keyed by value, so a changed problem under the same id is not mistaken)."""
         with self._lock:
             cached = self._tests_cache.get(problem)
             if cached is None:
                 ordered = problem.tests_by_input_length()
-                cached = ([[t.input, t.output] for t in ordered], [t.input_len for t in ordered])
+                tests = [[t.input, t.output] for t in ordered]
+                digest = hashlib.sha256(json.dumps(tests).encode()).hexdigest()[:32]
+                cached = (tests, [t.input_len for t in ordered], digest)
                 self._tests_cache[problem] = cached
             return cached
 
     def judge_one(self, problem: Problem, sample: Sample, all_tests: bool = False) -> SampleResult:
-        tests, input_lens = self._ordered_tests(problem)
+        tests, input_lens, tests_key = self._ordered_tests(problem)
         code = sample.code if sample.code is not None else extract_code(sample.completion)
         if code is None:
             return _format_error(sample, input_lens, self.isolation.level)
@@ -196,11 +204,13 @@ class JudgePool:
                    "func_name": problem.func_name, "time_limit_s": problem.time_limit_s,
                    "memory_limit_mb": problem.memory_limit_mb,
                    "output_limit_mb": self.output_limit_mb, "all_tests": all_tests,
-                   "tests": tests}
+                   "tests_key": tests_key}
         timeout = COMPILE_ALLOWANCE_S + len(tests) * (2.0 * problem.time_limit_s + 3.0)
         worker = self._idle.get()
         try:
             reply = worker.request(request, timeout)
+            if reply.get("op") == "need_tests":  # first time, or evicted from its cache
+                reply = worker.request({**request, "tests": tests}, timeout)
         except WorkerDied as error:
             log.warning("%s/%s: judge worker lost (%s); scored RE", sample.problem_id,
                         sample.sample_id, error)

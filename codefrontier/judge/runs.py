@@ -79,7 +79,7 @@ def judge_request(request: dict, seq: int, zygote_in: int, zygote_out: int) -> d
         "op": "sample", "seq": seq, "code": request["code"], "kind": request["kind"],
         "func_name": request.get("func_name", ""), "time_limit_s": request["time_limit_s"],
         "memory_limit_mb": request["memory_limit_mb"], "output_limit_mb": request["output_limit_mb"],
-        "inputs": [t[0] for t in tests],
+        "tests_key": request["tests_key"],
     })
     runs: list[dict] = []
     compile_error = ""
@@ -88,7 +88,9 @@ def judge_request(request: dict, seq: int, zygote_in: int, zygote_out: int) -> d
         if header.get("seq") != seq:
             continue
         op = header["op"]
-        if op == "compile_error":
+        if op == "need_inputs":
+            wire.send(zygote_in, {"op": "inputs", "seq": seq, "inputs": [t[0] for t in tests]})
+        elif op == "compile_error":
             compile_error = header["error"]
         elif op == "test":
             run = TestRun.from_wire(header, payload)

@@ -33,6 +33,7 @@ import traceback
 from dataclasses import dataclass
 
 from codefrontier.judge import wire
+from codefrontier.judge.cache import ByteBudgetCache, text_bytes
 from codefrontier.judge.child import (
     CALL_PRELUDE,
     Confinement,
@@ -63,6 +64,9 @@ from codefrontier.judge.runs import TestRun, judge_request
 PRELOAD = ["array", "bisect", "collections", "copy", "datetime", "decimal", "fractions", "functools", "heapq", "itertools", "json", "math", "operator", "random", "re", "statistics", "string", "typing"]
 SANDBOX_UID_BASE = 200_000  # + the worker's pid: unique among live workers
 TMPFS_MB = 256
+# Tests cached per problem in the worker, inputs in the zygote (each, per worker):
+# a sample then sends only its program.
+CACHE_BYTES = 256 * 2**20
 
 
 # ----------------------------------------------------------------- sample process
@@ -281,7 +285,8 @@ def _close_fds_except(*keep: int) -> None:
     os.closerange(low, 1 << 16)
 
 
-def zygote(isolation: Isolation, inbox: int, outbox: int, uid: int | None, nproc: int) -> None:
+def zygote(isolation: Isolation, inbox: int, outbox: int, uid: int | None, nproc: int,
+           cache_bytes: int) -> None:
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     devnull = os.open("/dev/null", os.O_RDWR)
@@ -314,19 +319,36 @@ def zygote(isolation: Isolation, inbox: int, outbox: int, uid: int | None, nproc
     gc.freeze()
     wire.send(outbox, {"op": "ready", "isolation": isolation.to_dict()})
     try:
-        _serve_samples(sandbox, inbox, outbox)
+        _serve_samples(sandbox, inbox, outbox, cache_bytes)
     finally:
         if not isolation.private_fs:
             shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _serve_samples(sandbox: _Sandbox, inbox: int, outbox: int) -> None:
+def _inputs_for(request: dict, cache: ByteBudgetCache, inbox: int, outbox: int) -> list[str]:
+    """The sample's test inputs: cached per problem, asked of the worker when missing."""
+    key = request["tests_key"]
+    inputs = cache.get(key)
+    if inputs is None:
+        wire.send(outbox, {"op": "need_inputs", "seq": request["seq"]})
+        while True:
+            reply, _ = wire.receive(inbox)
+            if reply.get("op") == "inputs" and reply.get("seq") == request["seq"]:
+                break  # anything else is a late reply to a dead sample process
+        inputs = reply["inputs"]
+        cache.put(key, inputs, text_bytes(inputs))
+    return inputs
+
+
+def _serve_samples(sandbox: _Sandbox, inbox: int, outbox: int, cache_bytes: int) -> None:
+    inputs_cache = ByteBudgetCache(cache_bytes)
     while True:
         request, _ = wire.receive(inbox)
         if request.get("op") == "exit":
             return
         if request.get("op") != "sample":
             continue  # a late reply to a sample process that has died
+        request["inputs"] = _inputs_for(request, inputs_cache, inbox, outbox)
         pid = os.fork()
         if pid == 0:
             try:
@@ -366,6 +388,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-isolation", choices=LEVELS, default="namespaces")
     parser.add_argument("--processes-per-test", type=int, default=32)
+    parser.add_argument("--cache-mb", type=float, default=CACHE_BYTES / 2**20,
+                        help="tests (worker) and inputs (zygote) kept per problem")
     args = parser.parse_args(argv)
     pool_in, pool_out = 0, 1
     already_running = _count_own_processes()  # before the pid namespace hides them
@@ -379,7 +403,8 @@ def main(argv: list[str] | None = None) -> None:
         os.close(to_zygote[1])
         os.close(from_zygote[0])
         try:
-            zygote(isolation, to_zygote[0], from_zygote[1], uid, nproc)
+            zygote(isolation, to_zygote[0], from_zygote[1], uid, nproc,
+                   int(args.cache_mb * 2**20))
         except BaseException:
             traceback.print_exc()
             os._exit(70)
@@ -393,6 +418,8 @@ def main(argv: list[str] | None = None) -> None:
     ready, _ = wire.receive(zygote_out)
     wire.send(pool_out, ready)
     seq = 0
+    cache_bytes = int(args.cache_mb * 2**20)
+    tests_cache = ByteBudgetCache(cache_bytes)
     while True:
         try:
             request, _ = wire.receive(pool_in)
@@ -400,8 +427,15 @@ def main(argv: list[str] | None = None) -> None:
             break
         if request.get("op") == "exit":
             break
+        if "tests" in request:
+            tests_cache.put(request["tests_key"], request["tests"],
+                            text_bytes(text for test in request["tests"] for text in test))
+        tests = tests_cache.get(request["tests_key"])
+        if tests is None:
+            wire.send(pool_out, {"op": "need_tests"})
+            continue
         seq += 1
-        wire.send(pool_out, judge_request(request, seq, zygote_in, zygote_out))
+        wire.send(pool_out, judge_request({**request, "tests": tests}, seq, zygote_in, zygote_out))
     with contextlib.suppress(OSError):
         wire.send(zygote_in, {"op": "exit"})
     os.waitpid(pid, 0)
