@@ -13,6 +13,11 @@ test costs a worker (wall x workers / tests), which for these trivial programs
 is almost all overhead.
 
     python benchmarks/judge.py [--samples 200] [--tests 10] [--workers 2]
+    python benchmarks/judge.py --suite-problem distinct-values   # large tests
+
+With --suite-problem, judges samples of a bundled problem (up to ~400 kB of
+input per test) with a program that fails the first test and with the
+efficient reference, and prints the cost per sample.
 """
 
 from __future__ import annotations
@@ -128,6 +133,24 @@ def _program_own_time_ms(problem: Problem, samples: list[Sample], rounds: int = 
     return 1000 * (time.perf_counter() - start) / ran
 
 
+def bench_suite_problem(slug: str, samples: int, workers: int) -> None:
+    from codefrontier.suite.build import load_suite, to_problem
+
+    spec = {s.slug: s for s in load_suite()}[slug]
+    problem = to_problem(spec)
+    print(f"{problem.problem_id}: {len(problem.tests)} tests, "
+          f"{sum(t.input_len for t in problem.tests)} bytes of input, {workers} workers")
+    with JudgePool(workers=workers) as pool:
+        for label, code in [("fails the first test", "print(0)"),
+                            ("efficient reference, every test", spec.efficient)]:
+            batch = [Sample(problem.problem_id, i, code=code) for i in range(samples)]
+            start = time.perf_counter()
+            results = pool.judge({problem.problem_id: problem}, batch)
+            elapsed = time.perf_counter() - start
+            print(f"  {label:<34} {1000 * elapsed / samples:6.1f} ms per sample "
+                  f"({results[0].outcome})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=200)
@@ -135,7 +158,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of the fast runners; the median is reported (this VM is noisy)")
+    parser.add_argument("--suite-problem", help="benchmark samples of this bundled problem instead")
     args = parser.parse_args()
+    if args.suite_problem:
+        bench_suite_problem(args.suite_problem, args.samples // 5, args.workers)
+        return
     problem, samples = make_workload(args.samples, args.tests)
     print(f"{args.samples} samples x {args.tests} tests, {args.workers} workers, "
           f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
