@@ -83,6 +83,9 @@ def test_records_cpu_time_peak_memory_and_input_lengths(judge):
 def test_runtime_error_keeps_the_traceback(judge):
     result = run(judge, stdin_problem(), "raise ValueError('boom')")
     assert "ValueError: boom" in result.error
+    noisy = run(judge, stdin_problem(), "import sys\nprint('x' * 5000, file=sys.stderr)\n"
+                                        "raise ValueError('after noise')")
+    assert "ValueError: after noise" in noisy.error  # the end of stderr is kept
     assert "codefrontier" not in result.error  # the harness's frames are not shown
 
 

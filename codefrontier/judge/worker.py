@@ -15,7 +15,8 @@ the expected outputs:
   so after each test every leftover descendant (setsid daemons included) is
   killed and reaped before the next test starts.
 
-Run as ``python -m codefrontier.judge.worker [--max-isolation LEVEL]``.
+Run as ``python -m codefrontier.judge.worker [--max-isolation LEVEL] [--cache-mb MB]``
+(the pool does); the protocol is `wire` messages on stdin/stdout.
 """
 
 from __future__ import annotations
@@ -61,7 +62,11 @@ from codefrontier.judge.runs import TestRun, judge_request
 
 # Modules a program is likely to import, loaded once so each test's import is a
 # dictionary lookup (the private root can still import the rest of the stdlib).
-PRELOAD = ["array", "bisect", "collections", "copy", "datetime", "decimal", "fractions", "functools", "heapq", "itertools", "json", "math", "operator", "random", "re", "statistics", "string", "typing"]
+PRELOAD = [
+    "array", "bisect", "collections", "copy", "datetime", "decimal", "fractions", "functools",
+    "heapq", "itertools", "json", "math", "operator", "random", "re", "statistics", "string",
+    "typing",
+]
 SANDBOX_UID_BASE = 200_000  # + the worker's pid: unique among live workers
 TMPFS_MB = 256
 # Tests cached per problem in the worker, inputs in the zygote (each, per worker):
@@ -72,19 +77,18 @@ CACHE_BYTES = 256 * 2**20
 # ----------------------------------------------------------------- sample process
 
 
-def _memfd(name: str, data: bytes = b"") -> int:
-    fd = os.memfd_create(name, os.MFD_CLOEXEC)
-    if data:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.lseek(fd, 0, os.SEEK_SET)
-    return fd
+def _memfd(name: str) -> int:
+    return os.memfd_create(name, os.MFD_CLOEXEC)
 
 
 def _read_memfd(fd: int, limit: int) -> bytes:
     size = os.fstat(fd).st_size
     return os.pread(fd, min(size, limit), 0)
+
+
+def _read_memfd_tail(fd: int, limit: int) -> bytes:
+    size = os.fstat(fd).st_size
+    return os.pread(fd, min(size, limit), max(0, size - limit))
 
 
 def _address_space_in_use() -> int:
@@ -183,7 +187,7 @@ def _run_one_test(code, namespace, request, stdin_text, files: _TestFiles, limit
         wall_timeout=wall_timeout,
         output=_read_memfd(output_fd, limits.output_bytes),
         output_size=os.fstat(files.stdout).st_size,
-        stderr=_read_memfd(files.stderr, 2000).decode("utf-8", "replace"),
+        stderr=_read_memfd_tail(files.stderr, 2000).decode("utf-8", "replace"),
     )
 
 
