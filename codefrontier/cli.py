@@ -85,6 +85,23 @@ def _problems_calibrate(args: argparse.Namespace) -> int:
     return 1 if failing else 0
 
 
+def _merge(args: argparse.Namespace) -> int:
+    from codefrontier.merge import merge_checkpoints
+
+    if args.parents:
+        parents, weights = list(args.parents), list(args.weights or [])
+        if args.base:
+            # base + Σ w_i (θ_i − base): the base takes weight 1 − Σ w_i
+            parents, weights = [args.base, *parents], [1.0 - sum(weights), *weights]
+    else:
+        if not (args.low and args.high and args.alpha is not None):
+            raise ValueError("give --low, --high and --alpha, or --parents with --weights")
+        parents, weights = [args.low, args.high], [1.0 - args.alpha, args.alpha]
+    out = merge_checkpoints(parents, weights, args.out, force=args.force)
+    print(f"merged {len(parents)} checkpoints with weights {weights} -> {out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="codefrontier", description=__doc__)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -107,6 +124,21 @@ def build_parser() -> argparse.ArgumentParser:
                        help="strongest sandbox level to try (default: the strongest available)")
     judge.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     judge.set_defaults(handler=_judge)
+
+    merge = commands.add_parser(
+        "merge", help="θ_α = α·θ_high + (1−α)·θ_low, or any affine combination of checkpoints",
+        description="Streams sharded safetensors tensor by tensor, computes in float32, writes a "
+                    "save_pretrained folder with provenance.json. α outside [0, 1] extrapolates.")
+    merge.add_argument("--low", help="θ_low (weight 1 − α)")
+    merge.add_argument("--high", help="θ_high (weight α)")
+    merge.add_argument("--alpha", type=float, help="any real number")
+    merge.add_argument("--parents", nargs="+", help="general form: checkpoints to combine")
+    merge.add_argument("--weights", nargs="+", type=float,
+                       help="one per parent, summing to 1 (or, with --base, any task-vector weights)")
+    merge.add_argument("--base", help="task-vector form: base + Σ w_i (θ_i − base)")
+    merge.add_argument("--out", required=True, help="output folder")
+    merge.add_argument("--force", action="store_true", help="overwrite an existing output")
+    merge.set_defaults(handler=_merge)
 
     problems = commands.add_parser("problems", help="build and inspect problem sets")
     problem_commands = problems.add_subparsers(dest="problems_command", required=True)

@@ -1,0 +1,171 @@
+"""Streaming weight averaging on real sharded safetensors and a real transformers model."""
+
+import hashlib
+import json
+import subprocess
+import sys
+
+import pytest
+import torch
+from safetensors import safe_open
+from safetensors.torch import save_file
+
+from codefrontier.merge import INDEX_FILE, MergeError, merge_checkpoints
+
+ALPHAS = [-1.0, -0.5, 0.0, 0.25, 1.0, 1.3, 1.5, 3.0]
+
+
+def write_sharded(folder, tensors: dict[str, torch.Tensor], per_shard: int = 2):
+    """A checkpoint folder in the layout transformers writes: shards plus an index."""
+    folder.mkdir(parents=True)
+    names = sorted(tensors)
+    groups = [names[i:i + per_shard] for i in range(0, len(names), per_shard)]
+    weight_map = {}
+    for index, group in enumerate(groups, start=1):
+        shard = f"model-{index:05d}-of-{len(groups):05d}.safetensors"
+        save_file({n: tensors[n] for n in group}, folder / shard, metadata={"format": "pt"})
+        weight_map.update(dict.fromkeys(group, shard))
+    (folder / INDEX_FILE).write_text(json.dumps({"metadata": {}, "weight_map": weight_map}))
+    (folder / "config.json").write_text(json.dumps({"architectures": ["Toy"], "use_cache": False}))
+    (folder / "tokenizer_config.json").write_text(json.dumps({"chat_template": "{{ messages }}"}))
+    return folder
+
+
+def random_tensors(seed: int) -> dict[str, torch.Tensor]:
+    generator = torch.Generator().manual_seed(seed)
+    shapes = {"embed.weight": (64, 16), "layer.0.weight": (16, 16), "layer.0.bias": (16,),
+              "head.weight": (64, 16), "norm.weight": (16,)}
+    return {n: torch.randn(s, generator=generator).to(torch.bfloat16) for n, s in shapes.items()}
+
+
+def read_all(folder) -> dict[str, torch.Tensor]:
+    weight_map = json.loads((folder / INDEX_FILE).read_text())["weight_map"]
+    out = {}
+    for name, shard in weight_map.items():
+        with safe_open(folder / shard, framework="pt") as handle:
+            out[name] = handle.get_tensor(name)
+    return out
+
+
+@pytest.fixture
+def parents(tmp_path):
+    low = write_sharded(tmp_path / "low", random_tensors(1))
+    high = write_sharded(tmp_path / "high", random_tensors(2))
+    return low, high
+
+
+@pytest.mark.parametrize("alpha", ALPHAS)
+def test_every_value_is_the_exact_combination_rounded_once(parents, tmp_path, alpha):
+    low, high = parents
+    out = merge_checkpoints([low, high], [1 - alpha, alpha], tmp_path / "out", shard_bytes=3000)
+    merged, lows, highs = read_all(out), read_all(low), read_all(high)
+    for name, value in merged.items():
+        assert value.dtype == torch.bfloat16
+        exact = alpha * highs[name].double() + (1 - alpha) * lows[name].double()
+        rounded = exact.to(torch.bfloat16)
+        # float32 arithmetic may flip a rounding at a tie: never more than one bf16 step
+        ulp = torch.finfo(torch.bfloat16).eps * exact.abs().clamp_min(1e-30)
+        assert ((value.double() - rounded.double()).abs() <= ulp * 1.01).all(), name
+        # float32 rounding before the bf16 rounding moves ~1% of values by one step
+        # when α extrapolates (1.3·h − 0.3·l cancels); bf16 arithmetic moves far more
+        assert (value == rounded).float().mean() >= 0.97, name
+
+
+def test_bf16_rounded_alpha_would_fail_the_check(parents):
+    """The check above is strict enough to catch mergekit's bf16 arithmetic."""
+    low, high = (read_all(p)["head.weight"] for p in parents)
+    alpha_bf16 = torch.tensor(1.3, dtype=torch.bfloat16)
+    naive = (alpha_bf16 * high + (1 - alpha_bf16) * low).to(torch.bfloat16)
+    exact = 1.3 * high.double() - 0.3 * low.double()
+    ulp = torch.finfo(torch.bfloat16).eps * exact.abs().clamp_min(1e-30)
+    off = (naive.double() - exact.to(torch.bfloat16).double()).abs()
+    assert (off > ulp * 1.01).any()  # more than one bf16 step away somewhere
+    assert (naive == exact.to(torch.bfloat16)).float().mean() < 0.97
+
+
+def test_output_is_sharded_complete_and_has_provenance(parents, tmp_path):
+    low, high = parents
+    out = merge_checkpoints([low, high], [-0.5, 1.5], tmp_path / "out", shard_bytes=3000)
+    index = json.loads((out / INDEX_FILE).read_text())
+    assert len(set(index["weight_map"].values())) > 1
+    assert json.loads((out / "generation_config.json").read_text())["use_cache"] is True
+    assert json.loads((out / "config.json").read_text())["use_cache"] is True
+    assert (out / "tokenizer_config.json").exists()
+    provenance = json.loads((out / "provenance.json").read_text())
+    assert provenance["weights"] == [-0.5, 1.5]
+    assert [p["path"] for p in provenance["parents"]] == [str(low.resolve()), str(high.resolve())]
+    assert all(len(p["sha256"]) == 64 for p in provenance["parents"])
+    assert provenance["dtype"] == "bfloat16" and provenance["delta_norm"] > 0
+
+
+def test_same_inputs_give_bit_identical_outputs(parents, tmp_path):
+    low, high = parents
+    digests = []
+    for name in ("a", "b"):
+        out = merge_checkpoints([low, high], [-0.3, 1.3], tmp_path / name)
+        digests.append({f.name: hashlib.sha256(f.read_bytes()).hexdigest()
+                        for f in sorted(out.glob("*.safetensors"))})
+    assert digests[0] == digests[1]
+
+
+def test_task_vector_form_is_an_affine_combination(tmp_path):
+    base = write_sharded(tmp_path / "base", random_tensors(0))
+    a = write_sharded(tmp_path / "a", random_tensors(1))
+    b = write_sharded(tmp_path / "b", random_tensors(2))
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "codefrontier.cli", "merge", "--base", str(base),
+                           "--parents", str(a), str(b), "--weights", "0.5", "1.0",
+                           "--out", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    merged, tb, ta, tbb = read_all(out), read_all(base), read_all(a), read_all(b)
+    name = "layer.0.weight"
+    expected = (tb[name].float() + 0.5 * (ta[name].float() - tb[name].float())
+                + 1.0 * (tbb[name].float() - tb[name].float())).to(torch.bfloat16)
+    assert (merged[name].float() - expected.float()).abs().max() <= 0.02 * expected.abs().max()
+
+
+def test_mismatched_parents_fail_naming_the_tensor(tmp_path):
+    low = write_sharded(tmp_path / "low", random_tensors(1))
+    other = random_tensors(2)
+    other["layer.0.weight"] = torch.zeros(16, 8, dtype=torch.bfloat16)
+    high = write_sharded(tmp_path / "high", other)
+    with pytest.raises(MergeError, match=r"layer\.0\.weight.*\(16, 16\).*\(16, 8\)"):
+        merge_checkpoints([low, high], [0.5, 0.5], tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    assert not list(tmp_path.glob(".out.tmp-*"))  # nothing half-written is left
+
+
+def test_cli_refuses_to_overwrite_without_force(parents, tmp_path):
+    low, high = parents
+    args = [sys.executable, "-m", "codefrontier.cli", "merge", "--low", str(low), "--high",
+            str(high), "--alpha", "1.3", "--out", str(tmp_path / "out")]
+    assert subprocess.run(args, capture_output=True).returncode == 0
+    again = subprocess.run(args, capture_output=True, text=True)
+    assert again.returncode == 2 and "--force" in again.stderr
+    assert subprocess.run([*args, "--force"], capture_output=True).returncode == 0
+
+
+def test_weights_must_sum_to_one(parents, tmp_path):
+    with pytest.raises(MergeError, match="sum to 1"):
+        merge_checkpoints(list(parents), [0.5, 0.6], tmp_path / "out")
+
+
+@pytest.mark.slow
+def test_a_merged_transformers_model_loads_and_gives_finite_logits(tmp_path):
+    from transformers import AutoModelForCausalLM, Qwen2Config, Qwen2ForCausalLM
+
+    config = Qwen2Config(vocab_size=128, hidden_size=32, intermediate_size=64,
+                         num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                         tie_word_embeddings=True)
+    folders = []
+    for seed in (1, 2):
+        torch.manual_seed(seed)
+        model = Qwen2ForCausalLM(config).to(torch.bfloat16)
+        folder = tmp_path / f"m{seed}"
+        model.save_pretrained(folder, max_shard_size="20KB")
+        folders.append(folder)
+    out = merge_checkpoints(folders, [-0.3, 1.3], tmp_path / "merged", shard_bytes=20_000)
+    merged = AutoModelForCausalLM.from_pretrained(out)
+    logits = merged(torch.tensor([[1, 2, 3, 4]])).logits
+    assert torch.isfinite(logits).all()
+    assert merged.config.tie_word_embeddings
