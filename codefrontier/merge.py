@@ -24,7 +24,6 @@ from pathlib import Path
 
 import torch
 from safetensors import safe_open
-from safetensors.torch import save_file
 
 from codefrontier import __version__
 
@@ -89,42 +88,82 @@ def _check_compatible(parents: Sequence[Checkpoint]) -> None:
             raise MergeError(f"architectures differ: {first.path} {arch[0]}, {other.path} {arch[1]}")
 
 
-class _ShardWriter:
-    def __init__(self, folder: Path, max_bytes: int) -> None:
-        self.folder, self.max_bytes = folder, max_bytes
-        self.pending: dict[str, torch.Tensor] = {}
-        self.pending_bytes = 0
-        self.shards: list[dict[str, torch.Tensor]] = []
-        self.weight_map: dict[str, str] = {}
-        self.total_bytes = 0
-        self.count = 0
+_DTYPE_NAMES = {torch.bfloat16: "BF16", torch.float16: "F16", torch.float32: "F32",
+                torch.float64: "F64", torch.int64: "I64", torch.int32: "I32", torch.int16: "I16",
+                torch.int8: "I8", torch.uint8: "U8", torch.bool: "BOOL"}
+_DTYPE_BYTES = {"BF16": 2, "F16": 2, "F32": 4, "F64": 8, "I64": 8, "I32": 4, "I16": 2, "I8": 1,
+                "U8": 1, "BOOL": 1}
 
-    def add(self, name: str, tensor: torch.Tensor) -> None:
-        size = tensor.numel() * tensor.element_size()
-        if self.pending and self.pending_bytes + size > self.max_bytes:
-            self._flush()
-        self.pending[name] = tensor
-        self.pending_bytes += size
-        self.total_bytes += size
 
-    def _flush(self) -> None:
-        self.count += 1
-        name = f"model-{self.count:05d}.safetensors"
-        save_file(self.pending, self.folder / name, metadata={"format": "pt"})
-        self.weight_map.update(dict.fromkeys(self.pending, name))
-        self.pending, self.pending_bytes = {}, 0
+@dataclass(frozen=True)
+class _TensorInfo:
+    name: str
+    dtype: str  # safetensors name, e.g. "BF16"
+    shape: tuple[int, ...]
+
+    @property
+    def nbytes(self) -> int:
+        return math.prod(self.shape) * _DTYPE_BYTES[self.dtype]
+
+
+class _StreamingShardWriter:
+    """Writes safetensors shards whose headers are known up front (names, dtypes and
+    shapes come from the parents), so each tensor goes to disk as soon as it is merged
+    and no shard is ever held in memory."""
+
+    def __init__(self, folder: Path, tensors: Sequence[_TensorInfo], shard_bytes: int) -> None:
+        groups: list[list[_TensorInfo]] = [[]]
+        size = 0
+        for info in tensors:
+            if groups[-1] and size + info.nbytes > shard_bytes:
+                groups.append([])
+                size = 0
+            groups[-1].append(info)
+            size += info.nbytes
+        total = len(groups)
+        self.folder = folder
+        self.files = [f"model-{i:05d}-of-{total:05d}.safetensors" for i in range(1, total + 1)]
+        self.groups = groups
+        self.weight_map = {info.name: self.files[i] for i, g in enumerate(groups) for info in g}
+        self.total_bytes = sum(info.nbytes for info in tensors)
+        self._order = [info for group in groups for info in group]
+        self._position = 0
+        self._handle = None
+        self._group_index = -1
+        self._left_in_group = 0
+
+    def _open_next_shard(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+        self._group_index += 1
+        group = self.groups[self._group_index]
+        header: dict = {"__metadata__": {"format": "pt"}}
+        offset = 0
+        for info in group:
+            header[info.name] = {"dtype": info.dtype, "shape": list(info.shape),
+                                 "data_offsets": [offset, offset + info.nbytes]}
+            offset += info.nbytes
+        encoded = json.dumps(header, separators=(",", ":")).encode()
+        encoded += b" " * (-len(encoded) % 8)  # the format aligns the data to 8 bytes
+        self._handle = open(self.folder / self.files[self._group_index], "wb")  # noqa: SIM115
+        self._handle.write(len(encoded).to_bytes(8, "little") + encoded)
+        self._left_in_group = len(group)
+
+    def write(self, name: str, tensor: torch.Tensor) -> None:
+        expected = self._order[self._position]
+        if name != expected.name:
+            raise RuntimeError(f"tensors must come in plan order: got {name}, "
+                               f"expected {expected.name}")
+        if self._left_in_group == 0:
+            self._open_next_shard()
+        data = tensor.contiguous().reshape(-1).view(torch.uint8).numpy()
+        self._handle.write(memoryview(data))
+        self._position += 1
+        self._left_in_group -= 1
 
     def close(self) -> None:
-        if self.pending:
-            self._flush()
-        total = self.count
-        renamed = {}
-        for index in range(1, total + 1):
-            old = self.folder / f"model-{index:05d}.safetensors"
-            new = f"model-{index:05d}-of-{total:05d}.safetensors"
-            old.rename(self.folder / new)
-            renamed[old.name] = new
-        self.weight_map = {k: renamed[v] for k, v in self.weight_map.items()}
+        if self._handle is not None:
+            self._handle.close()
         index = {"metadata": {"total_size": self.total_bytes}, "weight_map": self.weight_map}
         (self.folder / INDEX_FILE).write_text(json.dumps(index, indent=2, sort_keys=True))
 
@@ -200,36 +239,52 @@ def merge_checkpoints(parents: Sequence[str | os.PathLike], weights: Sequence[fl
     return out
 
 
+def _plan(checkpoint: Checkpoint) -> list[_TensorInfo]:
+    """Every tensor's name, dtype and shape, shard by shard, from the headers alone."""
+    infos = []
+    by_shard: dict[str, list[str]] = {}
+    for name, shard in checkpoint.weight_map.items():
+        by_shard.setdefault(shard, []).append(name)
+    for shard in sorted(by_shard):
+        with safe_open(checkpoint.path / shard, framework="pt") as handle:
+            for name in sorted(by_shard[shard]):
+                piece = handle.get_slice(name)
+                infos.append(_TensorInfo(name, piece.get_dtype(), tuple(piece.get_shape())))
+    return infos
+
+
 def _merge_tensors(checkpoints: Sequence[Checkpoint], weights: Sequence[float], folder: Path,
                    shard_bytes: int) -> dict:
-    writer = _ShardWriter(folder, shard_bytes)
+    plan = _plan(checkpoints[0])
+    writer = _StreamingShardWriter(folder, plan, shard_bytes)
     handles: dict[tuple[int, str], object] = {}
     delta_sq = result_sq = 0.0
-    dtypes = set()
     try:
-        # Shard by shard, so each input shard is read once and can be released.
-        for name in sorted(checkpoints[0].weight_map, key=lambda n: (checkpoints[0].weight_map[n], n)):
+        for info in plan:
             tensors = []
             for index, checkpoint in enumerate(checkpoints):
-                key = (index, checkpoint.weight_map[name])
+                key = (index, checkpoint.weight_map[info.name])
                 if key not in handles:
                     handles[key] = safe_open(checkpoint.path / key[1], framework="pt")
-                tensors.append(handles[key].get_tensor(name))
+                tensors.append(handles[key].get_tensor(info.name))
             shapes = {tuple(t.shape) for t in tensors}
             kinds = {t.dtype for t in tensors}
             if len(shapes) > 1 or len(kinds) > 1:
                 described = ", ".join(f"{c.path}: {tuple(t.shape)} {t.dtype}"
                                       for c, t in zip(checkpoints, tensors, strict=True))
-                raise MergeError(f"tensor {name!r} differs between parents: {described}")
+                raise MergeError(f"tensor {info.name!r} differs between parents: {described}")
             merged = combine(tensors, weights)
             if not torch.isfinite(merged).all():
-                raise MergeError(f"tensor {name!r} has non-finite values after merging")
+                raise MergeError(f"tensor {info.name!r} has non-finite values after merging")
             delta_sq += float((tensors[-1].float() - tensors[0].float()).pow(2).sum())
             result_sq += float(merged.pow(2).sum())
-            dtypes.add(str(tensors[0].dtype).removeprefix("torch."))
-            writer.add(name, merged.to(tensors[0].dtype))
-        writer.close()
+            writer.write(info.name, merged.to(tensors[0].dtype))
     finally:
+        writer.close()
         handles.clear()
-    return {"delta": math.sqrt(delta_sq), "result": math.sqrt(result_sq),
-            "dtype": ",".join(sorted(dtypes))}
+    dtypes = sorted({str(torch_dtype).removeprefix("torch.") for torch_dtype in
+                     (_TORCH_DTYPES[info.dtype] for info in plan)})
+    return {"delta": math.sqrt(delta_sq), "result": math.sqrt(result_sq), "dtype": ",".join(dtypes)}
+
+
+_TORCH_DTYPES = {name: dtype for dtype, name in _DTYPE_NAMES.items()}
