@@ -18,6 +18,7 @@ import logging
 import math
 import os
 import shutil
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -258,6 +259,9 @@ def _merge_tensors(checkpoints: Sequence[Checkpoint], weights: Sequence[float], 
     plan = _plan(checkpoints[0])
     writer = _StreamingShardWriter(folder, plan, shard_bytes)
     handles: dict[tuple[int, str], object] = {}
+    # Tensors still to read from each (parent, shard): a shard is released once consumed.
+    remaining = Counter((index, checkpoint.weight_map[info.name])
+                        for info in plan for index, checkpoint in enumerate(checkpoints))
     delta_sq = result_sq = 0.0
     try:
         for info in plan:
@@ -267,6 +271,9 @@ def _merge_tensors(checkpoints: Sequence[Checkpoint], weights: Sequence[float], 
                 if key not in handles:
                     handles[key] = safe_open(checkpoint.path / key[1], framework="pt")
                 tensors.append(handles[key].get_tensor(info.name))
+                remaining[key] -= 1
+                if not remaining[key]:
+                    del handles[key]
             shapes = {tuple(t.shape) for t in tensors}
             kinds = {t.dtype for t in tensors}
             if len(shapes) > 1 or len(kinds) > 1:
