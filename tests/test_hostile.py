@@ -107,7 +107,7 @@ HOSTILE = {
         "except OSError:\n    print(42)\n", "AC"),
     "patches_the_judge_in_its_own_memory": (
         "for name, module in list(sys.modules.items()):\n    if name.startswith('codefrontier'):\n"
-        "        for attr in ('tokens_match', 'output_verdict', 'json_outputs_match'):\n"
+        "        for attr in ('tokens_match', 'output_verdict', 'json_outputs_match', 'outputs_match'):\n"
         "            if hasattr(module, attr):\n                setattr(module, attr, lambda *a, **k: True)\n"
         "print('wrong')\n", "WA"),
 }

@@ -79,3 +79,10 @@ def json_outputs_match(actual_json: str, expected_json: str) -> bool:
     except (json.JSONDecodeError, RecursionError):
         return False
     return values_match(actual, json.loads(expected_json))
+
+
+def outputs_match(kind: str, actual: str, expected: str) -> bool:
+    """The comparison for a problem kind: JSON data for "call", tokens for "stdin"."""
+    if kind == "call":
+        return json_outputs_match(actual, expected)
+    return tokens_match(actual, expected)

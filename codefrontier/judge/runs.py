@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from codefrontier.judge import wire
 from codefrontier.judge.child import EXIT_MEMORY, EXIT_SETUP, EXIT_UNSERIALIZABLE
-from codefrontier.judge.compare import json_outputs_match, tokens_match
+from codefrontier.judge.compare import outputs_match
 from codefrontier.judge.verdicts import Verdict
 
 
@@ -66,8 +66,7 @@ def output_verdict(kind: str, output: bytes, expected: str) -> Verdict:
         text = output.decode("utf-8")
     except UnicodeDecodeError:
         return Verdict.WA
-    matches = json_outputs_match(text, expected) if kind == "call" else tokens_match(text, expected)
-    return Verdict.AC if matches else Verdict.WA
+    return Verdict.AC if outputs_match(kind, text, expected) else Verdict.WA
 
 
 def judge_request(request: dict, seq: int, zygote_in: int, zygote_out: int) -> dict:

@@ -21,7 +21,7 @@ import sys
 from functools import cache
 
 from codefrontier.judge.child import CALL_PRELUDE
-from codefrontier.judge.compare import json_outputs_match, tokens_match
+from codefrontier.judge.compare import outputs_match
 from codefrontier.problems import Problem, Test
 from codefrontier.suite.spec import SuiteProblem
 
@@ -81,12 +81,6 @@ def run_reference(problem: SuiteProblem, source: str, input_text: str) -> str:
     return stdout.buffer.getvalue().decode()
 
 
-def outputs_match(problem: SuiteProblem, actual: str, expected: str) -> bool:
-    if problem.kind == "call":
-        return json_outputs_match(actual, expected)
-    return tokens_match(actual, expected)
-
-
 def sized_input(problem: SuiteProblem, seed: str, low: int, high: int) -> str:
     """A generated input whose length in bytes lies in [low, high).
 
@@ -135,7 +129,7 @@ def make_tests(problem: SuiteProblem) -> tuple[Test, ...]:
         expected = run_reference(problem, problem.efficient, text)
         if problem.slow is not None and len(text.encode()) <= SLOW_CROSS_CHECK_BYTES:
             slow = run_reference(problem, problem.slow, text)
-            if not outputs_match(problem, slow, expected):
+            if not outputs_match(problem.kind, slow, expected):
                 raise AssertionError(f"{problem.slug}: slow and efficient references disagree "
                                      f"on input {text[:80]!r}: {slow[:80]!r} vs {expected[:80]!r}")
         tests.append(Test(text, expected))
