@@ -89,9 +89,6 @@ def _check_compatible(parents: Sequence[Checkpoint]) -> None:
             raise MergeError(f"architectures differ: {first.path} {arch[0]}, {other.path} {arch[1]}")
 
 
-_DTYPE_NAMES = {torch.bfloat16: "BF16", torch.float16: "F16", torch.float32: "F32",
-                torch.float64: "F64", torch.int64: "I64", torch.int32: "I32", torch.int16: "I16",
-                torch.int8: "I8", torch.uint8: "U8", torch.bool: "BOOL"}
 _DTYPE_BYTES = {"BF16": 2, "F16": 2, "F32": 4, "F64": 8, "I64": 8, "I32": 4, "I16": 2, "I8": 1,
                 "U8": 1, "BOOL": 1}
 
@@ -127,7 +124,7 @@ class _StreamingShardWriter:
         self.groups = groups
         self.weight_map = {info.name: self.files[i] for i, g in enumerate(groups) for info in g}
         self.total_bytes = sum(info.nbytes for info in tensors)
-        self._order = [info for group in groups for info in group]
+        self._order = list(tensors)  # grouping keeps the order
         self._position = 0
         self._handle = None
         self._group_index = -1
@@ -170,7 +167,8 @@ class _StreamingShardWriter:
 
 
 def combine(tensors: Sequence[torch.Tensor], weights: Sequence[float]) -> torch.Tensor:
-    """Σ w_i t_i in float32, returned in float32. Two tensors use lerp (one fused op)."""
+    """Σ w_i t_i in float32, returned in float32 (inputs already in float32 are not
+    copied). Two tensors use lerp (one fused op)."""
     if len(tensors) == 2:
         low, high = tensors[0].float(), tensors[1].float()
         return torch.lerp(low, high, float(weights[1]))
@@ -263,6 +261,7 @@ def _merge_tensors(checkpoints: Sequence[Checkpoint], weights: Sequence[float], 
     remaining = Counter((index, checkpoint.weight_map[info.name])
                         for info in plan for index, checkpoint in enumerate(checkpoints))
     delta_sq = result_sq = 0.0
+    dtypes = set()
     try:
         for info in plan:
             tensors = []
@@ -280,18 +279,16 @@ def _merge_tensors(checkpoints: Sequence[Checkpoint], weights: Sequence[float], 
                 described = ", ".join(f"{c.path}: {tuple(t.shape)} {t.dtype}"
                                       for c, t in zip(checkpoints, tensors, strict=True))
                 raise MergeError(f"tensor {info.name!r} differs between parents: {described}")
-            merged = combine(tensors, weights)
+            as_float = [t.float() for t in tensors]  # once: combine and the norms share them
+            merged = combine(as_float, weights)
             if not torch.isfinite(merged).all():
                 raise MergeError(f"tensor {info.name!r} has non-finite values after merging")
-            delta_sq += float((tensors[-1].float() - tensors[0].float()).pow(2).sum())
-            result_sq += float(merged.pow(2).sum())
+            delta_sq += float(torch.dist(as_float[-1], as_float[0])) ** 2
+            result_sq += float(torch.linalg.vector_norm(merged)) ** 2
+            dtypes.add(str(tensors[0].dtype).removeprefix("torch."))
             writer.write(info.name, merged.to(tensors[0].dtype))
     finally:
         writer.close()
         handles.clear()
-    dtypes = sorted({str(torch_dtype).removeprefix("torch.") for torch_dtype in
-                     (_TORCH_DTYPES[info.dtype] for info in plan)})
-    return {"delta": math.sqrt(delta_sq), "result": math.sqrt(result_sq), "dtype": ",".join(dtypes)}
-
-
-_TORCH_DTYPES = {name: dtype for dtype, name in _DTYPE_NAMES.items()}
+    return {"delta": math.sqrt(delta_sq), "result": math.sqrt(result_sq),
+            "dtype": ",".join(sorted(dtypes))}
