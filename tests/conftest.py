@@ -28,14 +28,19 @@ def judge():
         yield pool
 
 
-def sandbox_processes() -> list[int]:
-    """Host pids of processes running under a judge sandbox uid."""
+def processes_with_uid(accept) -> list[int]:
+    """Host pids of the processes whose uid `accept` takes."""
     found = []
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:
-                if entry.stat().st_uid >= SANDBOX_UID_BASE:
+                if accept(entry.stat().st_uid):
                     found.append(int(entry.name))
             except OSError:
-                continue
+                continue  # the process ended while we looked
     return found
+
+
+def sandbox_processes() -> list[int]:
+    """Host pids of processes running under a judge sandbox uid."""
+    return processes_with_uid(lambda uid: uid >= SANDBOX_UID_BASE)

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import SUM_OK, sandbox_processes, stdin_problem
+from conftest import SUM_OK, processes_with_uid, sandbox_processes, stdin_problem
 
 from codefrontier.judge import JudgePool, Sample, wire
 
@@ -74,15 +74,7 @@ NOBODY = 65534
 
 
 def _nobody_processes() -> list[int]:
-    return [int(e.name) for e in os.scandir("/proc")
-            if e.name.isdigit() and _uid(e.path) == NOBODY]
-
-
-def _uid(path: str) -> int | None:
-    try:
-        return os.stat(path).st_uid
-    except OSError:
-        return None
+    return processes_with_uid(lambda uid: uid == NOBODY)
 
 
 @pytest.fixture(scope="module")
