@@ -17,3 +17,17 @@ def array_input(rng: random.Random, n: int, low: int, high: int, header: str = "
     """`n [header]` on the first line, then n integers in [low, high]."""
     first = f"{n} {header}".strip()
     return f"{first}\n{line(ints(rng, n, low, high))}\n"
+
+
+def range_queries(rng: random.Random, n: int, left_max: int, right_min: int = 0) -> list[str]:
+    """n lines "l r" with 1 <= l <= max(1, left_max) and max(l, right_min) <= r <= n."""
+    rows = []
+    for _ in range(n):
+        left = rng.randint(1, max(1, left_max))
+        rows.append(f"{left} {rng.randint(max(left, right_min), n)}")
+    return rows
+
+
+def array_and_queries(values: list[int], rows: list[str]) -> str:
+    """`n q`, the array, then the query lines."""
+    return f"{len(values)} {len(rows)}\n{line(values)}\n" + "\n".join(rows) + "\n"

@@ -1,15 +1,11 @@
-from codefrontier.suite.gen import ints, line
+from codefrontier.suite.gen import array_and_queries, ints, range_queries
 from codefrontier.suite.spec import SuiteProblem
 
 
 def generate(rng, n):
     n = max(n, 1)
     values = ints(rng, n, 1, max(1, n // 2))
-    rows = []
-    for _ in range(n):
-        left = rng.randint(1, max(1, n // 2))
-        rows.append(f"{left} {rng.randint(max(left, n // 2), n)}")
-    return f"{n} {n}\n{line(values)}\n" + "\n".join(rows) + "\n"
+    return array_and_queries(values, range_queries(rng, n, left_max=n // 2, right_min=n // 2))
 
 
 PROBLEM = SuiteProblem(

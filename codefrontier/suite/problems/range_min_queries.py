@@ -1,14 +1,11 @@
-from codefrontier.suite.gen import ints, line
+from codefrontier.suite.gen import array_and_queries, ints, range_queries
 from codefrontier.suite.spec import SuiteProblem
 
 
 def generate(rng, n):
     n = max(n, 1)
-    rows = []
-    for _ in range(n):
-        left = rng.randint(1, max(1, n // 3))
-        rows.append(f"{left} {rng.randint(max(left, 2 * n // 3), n)}")
-    return f"{n} {n}\n{line(ints(rng, n, -10**6, 10**6))}\n" + "\n".join(rows) + "\n"
+    rows = range_queries(rng, n, left_max=n // 3, right_min=2 * n // 3)
+    return array_and_queries(ints(rng, n, -10**6, 10**6), rows)
 
 
 PROBLEM = SuiteProblem(

@@ -1,14 +1,10 @@
-from codefrontier.suite.gen import ints, line
+from codefrontier.suite.gen import array_and_queries, ints, range_queries
 from codefrontier.suite.spec import SuiteProblem
 
 
 def generate(rng, n):
     values = ints(rng, n, -1000, 1000)
-    queries = []
-    for _ in range(n):
-        left = rng.randint(1, n)
-        queries.append(f"{left} {rng.randint(left, n)}")
-    return f"{n} {n}\n{line(values)}\n" + "\n".join(queries) + "\n"
+    return array_and_queries(values, range_queries(rng, n, left_max=n))
 
 
 PROBLEM = SuiteProblem(
