@@ -26,23 +26,33 @@ def _judge(args: argparse.Namespace) -> int:
 def _problems_build(args: argparse.Namespace) -> int:
     from codefrontier.problems import save_problems
 
+    if args.source != "bundled" and args.split == "train":
+        raise ValueError(f"{args.source} is read as an evaluation set here: use --split eval")
+    difficulties = set(args.difficulty) or None
+    note = ""
     if args.source == "bundled":
         from codefrontier.suite.build import build_bundled
 
         if args.split is None:
             raise ValueError("--split train|eval is required for the bundled suite")
         problems = build_bundled(args.split)
-    else:
+    elif args.source == "livecodebench":
         from codefrontier.loaders.livecodebench import load_livecodebench
 
-        if args.split == "train":
-            raise ValueError("LiveCodeBench is an evaluation set: use --split eval")
         problems = load_livecodebench(
             version=args.release, start_date=args.start_date, end_date=args.end_date,
-            difficulties=set(args.difficulty) or None, platforms=set(args.platform) or None,
+            difficulties=difficulties, platforms=set(args.platform) or None,
             data_dir=args.data_dir)
+    else:
+        from codefrontier.loaders.codecontests_plus import load_codecontests_plus
+
+        problems, report = load_codecontests_plus(
+            limit=args.limit, config=args.config, data_dir=args.data_dir,
+            difficulties=difficulties, sources={s.lower() for s in args.platform} or None,
+            include_special_checkers=args.include_special_checkers)
+        note = f" [{report.summary()}]"
     save_problems(problems, args.out)
-    print(f"{len(problems)} {args.source} problems ({args.split or 'eval'}) -> {args.out}")
+    print(f"{len(problems)} {args.source} problems ({args.split or 'eval'}) -> {args.out}{note}")
     return 0
 
 
@@ -145,9 +155,10 @@ def build_parser() -> argparse.ArgumentParser:
     build = problem_commands.add_parser(
         "build", help="write a split of a problem source in the judge's schema",
         description="Deterministic: the same inputs give the same bytes.")
-    build.add_argument("--source", default="bundled", choices=("bundled", "livecodebench"))
+    build.add_argument("--source", default="bundled",
+                       choices=("bundled", "livecodebench", "codecontests-plus"))
     build.add_argument("--split", choices=("train", "eval"),
-                       help="bundled: which split (required); livecodebench: eval only")
+                       help="bundled: which split (required); real datasets: eval only")
     build.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")
     real = build.add_argument_group("real datasets")
     real.add_argument("--release", default="release_v6",
@@ -157,9 +168,15 @@ def build_parser() -> argparse.ArgumentParser:
     real.add_argument("--difficulty", action="append", default=[],
                       choices=("easy", "medium", "hard"), help="repeat to keep several")
     real.add_argument("--platform", action="append", default=[],
-                      help="leetcode, atcoder, codeforces (repeat to keep several)")
+                      help="LiveCodeBench: leetcode, atcoder, codeforces; CodeContests+: its "
+                           "source field, e.g. codeforces (repeat to keep several)")
     real.add_argument("--data-dir", help="a local copy of the dataset repository "
-                                         "(default: the Hugging Face Hub, cached)")
+                                         "(default: the Hugging Face Hub)")
+    real.add_argument("--config", default="1x", help="CodeContests+ config: 1x..5x")
+    real.add_argument("--limit", type=int, help="CodeContests+: stop after this many problems")
+    real.add_argument("--include-special-checkers", action="store_true",
+                      help="CodeContests+: keep problems whose checker does more than compare "
+                           "tokens (judged by token comparison all the same)")
     build.set_defaults(handler=_problems_build)
     sft = problem_commands.add_parser(
         "sft", help="SFT prompt/completion pairs from the bundled suite (reasoning format)",

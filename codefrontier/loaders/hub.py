@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -12,15 +13,25 @@ class DatasetUnavailable(RuntimeError):
 
 
 def data_file_urls(repo: str, files: list[str], data_dir: str | os.PathLike | None) -> list[str]:
-    """Local paths under `data_dir` (the repository's layout), else hf:// URLs."""
+    """Local paths under `data_dir` (the repository's layout), else hf:// URLs.
+
+    Names may be glob patterns (`ccplus_1x/*.parquet`); local ones are expanded
+    here, in sorted order, and the Hub resolves its own.
+    """
     if data_dir is None:
         return [f"hf://datasets/{repo}/{name}" for name in files]
     folder = Path(data_dir)
-    missing = [name for name in files if not (folder / name).exists()]
+    found, missing = [], []
+    for name in files:
+        matches = sorted(folder.glob(name)) if glob.has_magic(name) else [folder / name]
+        matches = [path for path in matches if path.exists()]
+        found += matches
+        if not matches:
+            missing.append(name)
     if missing:
         raise DatasetUnavailable(f"{folder}: missing {', '.join(missing)} (expected the layout "
                                  f"of the {repo} repository)")
-    return [str(folder / name) for name in files]
+    return [str(path) for path in found]
 
 
 def read_rows(builder: str, files: list[str], repo: str, streaming: bool,
