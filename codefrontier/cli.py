@@ -96,19 +96,26 @@ def _problems_calibrate(args: argparse.Namespace) -> int:
 
 
 def _merge(args: argparse.Namespace) -> int:
-    from codefrontier.merge import merge_checkpoints
+    from codefrontier.merge import merge_many
 
+    if len(args.out) != len(args.alpha or [None]):
+        raise ValueError(f"give one --out per --alpha ({len(args.alpha or [None])} expected, "
+                         f"got {len(args.out)})")
+    if args.parents and args.alpha:
+        raise ValueError("--alpha goes with --low/--high; the general form takes --weights")
     if args.parents:
         parents, weights = list(args.parents), list(args.weights or [])
         if args.base:
             # base + Σ w_i (θ_i − base): the base takes weight 1 − Σ w_i
             parents, weights = [args.base, *parents], [1.0 - sum(weights), *weights]
     else:
-        if not (args.low and args.high and args.alpha is not None):
+        if not (args.low and args.high and args.alpha):
             raise ValueError("give --low, --high and --alpha, or --parents with --weights")
-        parents, weights = [args.low, args.high], [1.0 - args.alpha, args.alpha]
-    out = merge_checkpoints(parents, weights, args.out, force=args.force)
-    print(f"merged {len(parents)} checkpoints with weights {weights} -> {out}")
+        parents = [args.low, args.high]
+    weight_sets = [[1.0 - alpha, alpha] for alpha in args.alpha] if args.alpha else [weights]
+    outs = merge_many(parents, weight_sets, args.out, force=args.force)
+    for weights, out in zip(weight_sets, outs, strict=True):
+        print(f"merged {len(parents)} checkpoints with weights {weights} -> {out}")
     return 0
 
 
@@ -141,12 +148,14 @@ def build_parser() -> argparse.ArgumentParser:
                     "save_pretrained folder with provenance.json. α outside [0, 1] extrapolates.")
     merge.add_argument("--low", help="θ_low (weight 1 − α)")
     merge.add_argument("--high", help="θ_high (weight α)")
-    merge.add_argument("--alpha", type=float, help="any real number")
+    merge.add_argument("--alpha", type=float, nargs="+",
+                       help="any real number; several α (with one --out each) are written "
+                            "from one read of the parents")
     merge.add_argument("--parents", nargs="+", help="general form: checkpoints to combine")
     merge.add_argument("--weights", nargs="+", type=float,
                        help="one per parent, summing to 1 (or, with --base, any task-vector weights)")
     merge.add_argument("--base", help="task-vector form: base + Σ w_i (θ_i − base)")
-    merge.add_argument("--out", required=True, help="output folder")
+    merge.add_argument("--out", required=True, nargs="+", help="output folder(s)")
     merge.add_argument("--force", action="store_true", help="overwrite an existing output")
     merge.set_defaults(handler=_merge)
 

@@ -1,4 +1,5 @@
 import os
+import tempfile
 
 import pytest
 
@@ -18,6 +19,9 @@ def call_problem(problem_id="add", tests=None):
     return Problem(problem_id, "Add", "Return a + b.", "easy", "test", "call", tests=tuple(tests),
                    func_name="add", time_limit_s=1.0)
 
+
+# Content hashes are cached per user (~/.cache/codefrontier); tests keep their own.
+os.environ.setdefault("CODEFRONTIER_CACHE", tempfile.mkdtemp(prefix="codefrontier-cache-"))
 
 SUM_OK = "a, b = map(int, input().split())\nprint(a + b)\n"
 

@@ -2,8 +2,10 @@
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -169,3 +171,58 @@ def test_a_merged_transformers_model_loads_and_gives_finite_logits(tmp_path):
     logits = merged(torch.tensor([[1, 2, 3, 4]])).logits
     assert torch.isfinite(logits).all()
     assert merged.config.tie_word_embeddings
+
+
+def test_several_alphas_in_one_pass_equal_separate_merges(parents, tmp_path):
+    low, high = parents
+    alphas = ["-0.5", "1.3", "3"]
+    outs = [str(tmp_path / f"together-{a}") for a in alphas]
+    done = subprocess.run([sys.executable, "-m", "codefrontier.cli", "merge", "--low", str(low),
+                           "--high", str(high), "--alpha", *alphas, "--out", *outs],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    for alpha, together in zip(alphas, outs, strict=True):
+        alone = merge_checkpoints([low, high], [1 - float(alpha), float(alpha)],
+                                  tmp_path / f"alone-{alpha}")
+        for shard in sorted(alone.glob("*.safetensors")):
+            assert shard.read_bytes() == (Path(together) / shard.name).read_bytes()
+        provenance = json.loads((Path(together) / "provenance.json").read_text())
+        assert provenance["weights"] == [1 - float(alpha), float(alpha)]
+
+
+def test_one_out_per_alpha(parents, tmp_path):
+    low, high = parents
+    done = subprocess.run([sys.executable, "-m", "codefrontier.cli", "merge", "--low", str(low),
+                           "--high", str(high), "--alpha", "0.5", "2", "--out",
+                           str(tmp_path / "x")], capture_output=True, text=True)
+    assert done.returncode == 2 and "one --out per --alpha" in done.stderr
+
+
+def test_integer_buffers_are_copied_and_must_agree(tmp_path):
+    tensors = random_tensors(1) | {"position_ids": torch.arange(8)}
+    low = write_sharded(tmp_path / "low", tensors)
+    high = write_sharded(tmp_path / "high", random_tensors(2) | {"position_ids": torch.arange(8)})
+    merged = read_all(merge_checkpoints([low, high], [-0.3, 1.3], tmp_path / "out"))
+    assert torch.equal(merged["position_ids"], torch.arange(8))
+    other = write_sharded(tmp_path / "other", random_tensors(2) | {"position_ids": torch.zeros(8, dtype=torch.int64)})
+    with pytest.raises(MergeError, match="cannot be averaged"):
+        merge_checkpoints([low, other], [0.5, 0.5], tmp_path / "bad")
+
+
+def test_parent_hashes_are_recorded_and_cached(parents, tmp_path):
+    from codefrontier.provenance import HashCache, checkpoint_sha256
+
+    low, high = parents
+    out = merge_checkpoints([low, high], [0.5, 0.5], tmp_path / "out")
+    recorded = [p["sha256"] for p in json.loads((out / "provenance.json").read_text())["parents"]]
+    assert recorded == [checkpoint_sha256(low, cached=False), checkpoint_sha256(high, cached=False)]
+    shard = sorted(low.glob("*.safetensors"))[0]
+    cache = HashCache(tmp_path / "cache.sqlite")
+    first = cache.sha256(shard)
+    data = bytearray(shard.read_bytes())
+    data[-1] ^= 1
+    before = shard.stat().st_mtime_ns
+    shard.write_bytes(bytes(data))
+    # kernel timestamps are coarse (a jiffy): make sure this rewrite is visible in the mtime
+    os.utime(shard, ns=(before + 10**7, before + 10**7))
+    assert cache.sha256(shard) != first
