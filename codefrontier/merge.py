@@ -66,6 +66,19 @@ class _TensorInfo:
         return math.prod(self.shape) * _DTYPE_BYTES[self.dtype]
 
 
+class Buffer:
+    """Reusable memory for one tensor at a time: each tensor is a view of its start, so
+    its pages are faulted in once per merge rather than once per tensor."""
+
+    def __init__(self) -> None:
+        self._bytes = torch.empty(0, dtype=torch.uint8)
+
+    def view(self, info: _TensorInfo) -> torch.Tensor:
+        if self._bytes.numel() < info.nbytes:
+            self._bytes = torch.empty(info.nbytes, dtype=torch.uint8)
+        return self._bytes[:info.nbytes].view(_TORCH_DTYPES[info.dtype]).view(info.shape)
+
+
 class SafetensorsFile:
     """One .safetensors file: its header, and tensors read on demand with pread."""
 
@@ -86,9 +99,9 @@ class SafetensorsFile:
     def infos(self) -> list[_TensorInfo]:
         return [info for info, _ in self._entries.values()]
 
-    def read(self, name: str) -> torch.Tensor:
+    def read(self, name: str, buffer: Buffer | None = None) -> torch.Tensor:
         info, (start, end) = self._entries[name]
-        tensor = torch.empty(info.shape, dtype=_TORCH_DTYPES[info.dtype])
+        tensor = (buffer or Buffer()).view(info)
         view = memoryview(tensor.reshape(-1).view(torch.uint8).numpy())
         done = 0
         while done < end - start:
@@ -202,7 +215,8 @@ class _StreamingShardWriter:
         (self.folder / INDEX_FILE).write_text(json.dumps(index, indent=2, sort_keys=True))
 
 
-def combine(tensors: Sequence[torch.Tensor], weights: Sequence[float]) -> torch.Tensor:
+def combine(tensors: Sequence[torch.Tensor], weights: Sequence[float],
+            out: torch.Tensor | None = None) -> torch.Tensor:
     """Σ w_i t_i, computed in (at least) float32 and rounded once to the inputs' dtype.
 
     Two parents: one fused lerp, which for bf16/fp16 works in float32 with a
@@ -215,11 +229,11 @@ def combine(tensors: Sequence[torch.Tensor], weights: Sequence[float]) -> torch.
             raise MergeError(f"{dtype} tensors differ between parents and cannot be averaged")
         return tensors[0]
     if len(tensors) == 2:
-        return torch.lerp(tensors[0], tensors[1], float(weights[1]))
+        return torch.lerp(tensors[0], tensors[1], float(weights[1]), out=out)
     result = tensors[0].float() * float(weights[0])
     for tensor, weight in zip(tensors[1:], weights[1:], strict=True):
         result.add_(tensor.float(), alpha=float(weight))
-    return result.to(dtype)
+    return result.to(dtype) if out is None else out.copy_(result)
 
 
 def squared_norm(tensor: torch.Tensor) -> float:
@@ -325,14 +339,14 @@ def _plan(checkpoint: Checkpoint) -> list[_TensorInfo]:
 
 
 def _read_matching(checkpoints: Sequence[Checkpoint], readers: dict, remaining: Counter,
-                   info: _TensorInfo) -> list[torch.Tensor]:
+                   info: _TensorInfo, buffers: Sequence[Buffer]) -> list[torch.Tensor]:
     """The tensor `info.name` from every parent; a shard is closed once fully read."""
     tensors = []
     for index, checkpoint in enumerate(checkpoints):
         key = (index, checkpoint.weight_map[info.name])
         if key not in readers:
             readers[key] = SafetensorsFile(checkpoint.path / key[1])
-        tensors.append(readers[key].read(info.name))
+        tensors.append(readers[key].read(info.name, buffers[index]))
         remaining[key] -= 1
         if not remaining[key]:
             readers.pop(key).close()
@@ -353,15 +367,16 @@ def _merge_tensors(checkpoints: Sequence[Checkpoint], weight_sets: Sequence[Sequ
     delta_sq = 0.0
     result_sq = [0.0] * len(folders)
     dtypes = set()
+    inputs, output = [Buffer() for _ in checkpoints], Buffer()
     try:
         for info in tqdm(plan, desc="merge", unit="tensor", disable=len(plan) < 50,
                          mininterval=2):
-            tensors = _read_matching(checkpoints, readers, remaining, info)
+            tensors = _read_matching(checkpoints, readers, remaining, info, inputs)
             dtypes.add(str(tensors[0].dtype).removeprefix("torch."))
             if tensors[0].dtype.is_floating_point:
-                delta_sq += float(torch.dist(tensors[-1], tensors[0])) ** 2
+                delta_sq += squared_norm(torch.sub(tensors[-1], tensors[0], out=output.view(info)))
             for position, (writer, weights) in enumerate(zip(writers, weight_sets, strict=True)):
-                merged = combine(tensors, weights)
+                merged = combine(tensors, weights, out=output.view(info))
                 norm_sq = squared_norm(merged)
                 if not math.isfinite(norm_sq) and not torch.isfinite(merged).all():
                     raise MergeError(f"tensor {info.name!r} has non-finite values after merging "
