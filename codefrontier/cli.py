@@ -119,6 +119,53 @@ def _merge(args: argparse.Namespace) -> int:
     return 0
 
 
+def _model_init(args: argparse.Namespace) -> int:
+    from dataclasses import fields
+
+    from codefrontier.models import EmbeddedModelSpec, init_embedded_model
+
+    sizes = {f.name: getattr(args, f.name) for f in fields(EmbeddedModelSpec)
+             if getattr(args, f.name, None) is not None}
+    out = init_embedded_model(args.out, EmbeddedModelSpec(**sizes), texts=args.texts,
+                              force=args.force)
+    print(f"embedded model -> {out}")
+    return 0
+
+
+def _train_sft(args: argparse.Namespace) -> int:
+    from codefrontier.train.common import parse_overrides
+    from codefrontier.train.sft import run_sft
+
+    out = run_sft(args.model, args.data, args.out, parse_overrides(args.set), args.work_dir)
+    print(f"SFT of {args.model} on {args.data} -> {out}")
+    return 0
+
+
+def _train_grpo(args: argparse.Namespace) -> int:
+    from codefrontier.train.common import parse_overrides
+    from codefrontier.train.grpo import run_grpo
+
+    out = run_grpo(args.model, args.problems, args.reward, args.out, parse_overrides(args.set),
+                   args.work_dir, judge_workers=args.judge_workers)
+    print(f"GRPO of {args.model} with reward {args.reward} -> {out}")
+    return 0
+
+
+def _sample(args: argparse.Namespace) -> int:
+    from codefrontier.generation import SamplingSettings
+    from codefrontier.sampling import sample_checkpoint
+
+    sampling = SamplingSettings(n=args.n, temperature=args.temperature, top_p=args.top_p,
+                                max_new_tokens=args.max_new_tokens, seed=args.seed)
+    options = {"batch_size": args.batch_size} if args.backend == "transformers" else \
+        {"tensor_parallel_size": args.tensor_parallel_size, "seed": args.seed}
+    out = sample_checkpoint(args.model, args.problems, args.out, setting=args.setting,
+                            backend=args.backend, sampling=sampling, backend_options=options,
+                            limit=args.limit, progress=not args.quiet)
+    print(f"samples of {args.model} ({args.setting}, n={args.n}) -> {out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="codefrontier", description=__doc__)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -158,6 +205,62 @@ def build_parser() -> argparse.ArgumentParser:
     merge.add_argument("--out", required=True, nargs="+", help="output folder(s)")
     merge.add_argument("--force", action="store_true", help="overwrite an existing output")
     merge.set_defaults(handler=_merge)
+
+    model = commands.add_parser("model", help="build the embedded model")
+    model_commands = model.add_subparsers(dest="model_command", required=True)
+    init = model_commands.add_parser(
+        "init", help="train a byte-level BPE tokenizer and initialise a small Qwen2 model",
+        description="The laptop default: nothing is downloaded. Real configs name a hub "
+                    "model id instead and skip this step.")
+    init.add_argument("--out", required=True, help="output folder (save_pretrained layout)")
+    init.add_argument("--texts", nargs="+", help="problem and SFT files to train the tokenizer "
+                                                 "on (default: the bundled suite, slower)")
+    for name, default in (("vocab_size", 4096), ("hidden_size", 256), ("num_hidden_layers", 6),
+                          ("intermediate_size", 688), ("seed", 0)):
+        init.add_argument(f"--{name.replace('_', '-')}", dest=name, type=int,
+                          help=f"default {default}")
+    init.add_argument("--force", action="store_true", help="replace an existing model")
+    init.set_defaults(handler=_model_init)
+
+    train = commands.add_parser("train", help="SFT and GRPO with TRL")
+    train_commands = train.add_subparsers(dest="train_command", required=True)
+    overrides = argparse.ArgumentParser(add_help=False)
+    overrides.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                           help="any TRL config field (SFTConfig / GRPOConfig), value as YAML; "
+                                "repeat for several")
+    overrides.add_argument("--work-dir", help="trainer checkpoints, for resuming "
+                                              "(default: OUT.work next to the output)")
+    sft_train = train_commands.add_parser("sft", parents=[overrides],
+                                          help="supervised fine-tuning, completion-only loss")
+    sft_train.add_argument("--model", required=True, help="a model folder or hub id")
+    sft_train.add_argument("--data", required=True, help="prompt/completion pairs (parquet)")
+    sft_train.add_argument("--out", required=True, help="output folder")
+    sft_train.set_defaults(handler=_train_sft)
+    grpo = train_commands.add_parser("grpo", parents=[overrides],
+                                     help="GRPO with a judge-computed reward")
+    grpo.add_argument("--model", required=True, help="a model folder or hub id")
+    grpo.add_argument("--problems", required=True, help="training problems (parquet)")
+    grpo.add_argument("--reward", required=True, help="k<number>, kinf, shaped-disc, shaped-cont")
+    grpo.add_argument("--out", required=True, help="output folder")
+    grpo.add_argument("--judge-workers", type=int, help="default: one per CPU core")
+    grpo.set_defaults(handler=_train_grpo)
+
+    sample = commands.add_parser("sample", help="sample completions from a checkpoint")
+    sample.add_argument("--model", required=True, help="a model folder or hub id")
+    sample.add_argument("--problems", required=True, help="problems (parquet)")
+    sample.add_argument("--setting", default="reasoning", help="inference setting")
+    sample.add_argument("--backend", default="transformers", choices=("transformers", "vllm"))
+    sample.add_argument("--n", type=int, default=4, help="samples per problem")
+    sample.add_argument("--temperature", type=float, default=1.0)
+    sample.add_argument("--top-p", type=float, default=1.0)
+    sample.add_argument("--max-new-tokens", type=int, default=1024)
+    sample.add_argument("--seed", type=int, default=0)
+    sample.add_argument("--batch-size", type=int, default=16, help="transformers backend")
+    sample.add_argument("--tensor-parallel-size", type=int, default=1, help="vllm backend")
+    sample.add_argument("--limit", type=int, help="only the first N problems")
+    sample.add_argument("--out", required=True, help="samples file (.parquet)")
+    sample.add_argument("--quiet", action="store_true", help="no progress bar")
+    sample.set_defaults(handler=_sample)
 
     problems = commands.add_parser("problems", help="build and inspect problem sets")
     problem_commands = problems.add_subparsers(dest="problems_command", required=True)
@@ -210,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         return args.handler(args)
-    except (FileNotFoundError, ValueError, KeyError, RuntimeError) as error:
+    except (FileNotFoundError, FileExistsError, ValueError, KeyError, RuntimeError) as error:
         print(f"codefrontier {args.command}: error: {error}", file=sys.stderr)
         return 2
 

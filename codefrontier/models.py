@@ -44,8 +44,22 @@ class EmbeddedModelSpec:
     seed: int = 0
 
 
+def corpus_texts(paths: list[str | os.PathLike]) -> Iterator[str]:
+    """Text for the tokenizer from problem files (statements) and SFT files (prompts and
+    completions): everything the embedded model will read or write."""
+    from codefrontier.tables import read_records
+
+    for path in paths:
+        for record in read_records(path):
+            if "statement" in record:
+                yield record["statement"]
+            for column in ("prompt", "completion"):
+                for message in record.get(column) or []:
+                    yield message["content"]
+
+
 def suite_texts() -> Iterator[str]:
-    """Everything the embedded model will read or write: prompts, statements, programs."""
+    """The bundled suite's prompts and programs, built on the fly (slower than files)."""
     from codefrontier.settings import reasoning
     from codefrontier.suite.build import load_suite, to_problem
     from codefrontier.suite.sft import EFFICIENT_REASONING, SLOW_REASONING
@@ -78,15 +92,17 @@ def train_tokenizer(texts: Iterator[str], vocab_size: int):
 
 
 def init_embedded_model(out: str | os.PathLike, spec: EmbeddedModelSpec = EmbeddedModelSpec(),
+                        texts: list[str | os.PathLike] | None = None,
                         force: bool = False) -> Path:
-    """Write the tokenizer and a freshly initialised Qwen2 model as a save_pretrained folder."""
+    """Write the tokenizer (trained on `texts` files, else the bundled suite) and a freshly
+    initialised Qwen2 model as a save_pretrained folder."""
     import torch
     from transformers import GenerationConfig, Qwen2Config, Qwen2ForCausalLM
 
     out = Path(out)
     if (out / "config.json").exists() and not force:
         raise FileExistsError(f"{out} already holds a model; pass --force to replace it")
-    tokenizer = train_tokenizer(suite_texts(), spec.vocab_size)
+    tokenizer = train_tokenizer(corpus_texts(texts) if texts else suite_texts(), spec.vocab_size)
     config = Qwen2Config(
         vocab_size=len(tokenizer), hidden_size=spec.hidden_size,
         intermediate_size=spec.intermediate_size, num_hidden_layers=spec.num_hidden_layers,
@@ -102,6 +118,7 @@ def init_embedded_model(out: str | os.PathLike, spec: EmbeddedModelSpec = Embedd
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)
     write_provenance(out, {"kind": "init", "spec": asdict(spec),
+                           "texts": [str(Path(t).resolve()) for t in texts or []],
                            "parameters": sum(p.numel() for p in model.parameters())})
     log.info("embedded model: %d parameters, vocabulary %d -> %s",
              sum(p.numel() for p in model.parameters()), len(tokenizer), out)

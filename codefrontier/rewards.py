@@ -89,3 +89,17 @@ def parse_reward(name: str):
         else:
             return lambda verdicts, input_lens: reward_k(verdicts, input_lens, k)
     raise ValueError(f"unknown reward {name!r}: use k<number>, kinf, shaped-disc or shaped-cont")
+
+
+def tests_needed(name: str) -> tuple[float, bool]:
+    """What the judge must run for a reward: (input-length bound, all tests even after a failure).
+
+    R_k only looks at tests shorter than 10^k bytes (plus the shortest) and stops
+    at the first failure; the shaping variants count every test.
+    """
+    parse_reward(name)  # validates the name
+    if name in ("shaped-disc", "shaped-cont"):
+        return math.inf, True
+    if name == "kinf":
+        return math.inf, False
+    return 10.0 ** float(name[1:]), False

@@ -45,7 +45,8 @@ def load_samples(path: str | os.PathLike) -> list[Sample]:
         samples.append(Sample(problem_id=str(record["problem_id"]),
                               sample_id=int(record["sample_id"]),
                               completion=record.get("completion") or "",
-                              code=record.get("code")))
+                              code=record.get("code"),
+                              finish_reason=record.get("finish_reason")))
     keys = [(s.problem_id, s.sample_id) for s in samples]
     if len(set(keys)) != len(keys):
         raise ValueError(f"{path}: (problem_id, sample_id) pairs must be unique")

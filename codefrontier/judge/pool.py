@@ -48,6 +48,7 @@ class Sample:
     sample_id: int
     completion: str = ""
     code: str | None = None
+    finish_reason: str | None = None  # "length": the token budget ran out
 
 
 @dataclass
@@ -199,7 +200,8 @@ class JudgePool:
         tests, input_lens, tests_key = self._ordered_tests(problem)
         code = sample.code if sample.code is not None else extract_code(sample.completion)
         if code is None:
-            return _format_error(sample, input_lens, self.isolation.level)
+            cause = "truncated" if sample.finish_reason == "length" else "no_code_block"
+            return _format_error(sample, input_lens, self.isolation.level, cause)
         request = {"op": "judge", "code": code, "kind": problem.kind,
                    "func_name": problem.func_name, "time_limit_s": problem.time_limit_s,
                    "memory_limit_mb": problem.memory_limit_mb,
@@ -240,12 +242,13 @@ class JudgePool:
         return results
 
 
-def _format_error(sample: Sample, input_lens: list[int], isolation: str) -> SampleResult:
+def _format_error(sample: Sample, input_lens: list[int], isolation: str,
+                  cause: str) -> SampleResult:
     return SampleResult(
         problem_id=sample.problem_id, sample_id=sample.sample_id,
         outcome=Outcome.FORMAT_ERROR.value, verdicts=[], input_lens=input_lens, cpu_s=[],
         peak_mb=[], first_failure=None, max_passed_input_len=None,
-        format_error_cause="no_code_block", error="", isolation=isolation)
+        format_error_cause=cause, error="", isolation=isolation)
 
 
 def _result_from_reply(sample: Sample, reply: dict, input_lens: list[int],

@@ -3,7 +3,9 @@ one fenced Python program out (the judge extracts the last fenced block)."""
 
 from __future__ import annotations
 
+from codefrontier.generation import Backend, SamplingSettings
 from codefrontier.problems import Problem
+from codefrontier.settings.base import SampleRecord, Setting
 
 INSTRUCTIONS = {
     "stdin": "Write a Python 3 program that reads the input from standard input and "
@@ -31,3 +33,18 @@ def messages(problem: Problem) -> list[dict[str, str]]:
 def answer(reasoning: str, program: str) -> str:
     """An answer in the format the setting asks for."""
     return f"{reasoning.strip()}\n\n```python\n{program.rstrip()}\n```"
+
+
+class ReasoningSetting(Setting):
+    """One turn: the problem in, reasoning and a fenced program out."""
+
+    name = "reasoning"
+
+    def run(self, backend: Backend, problems: list[Problem], sampling: SamplingSettings,
+            progress: bool = True) -> list[SampleRecord]:
+        generations = backend.generate([messages(p) for p in problems], sampling, progress)
+        return [SampleRecord(problem_id=problem.problem_id, sample_id=index, setting=self.name,
+                             completion=g.text, finish_reason=g.finish_reason,
+                             prompt_tokens=g.prompt_tokens, completion_tokens=g.completion_tokens)
+                for problem, samples in zip(problems, generations, strict=True)
+                for index, g in enumerate(samples)]

@@ -1,0 +1,54 @@
+"""`codefrontier sample`: samples from one checkpoint in one setting, as a parquet file.
+
+Schema: `codefrontier.settings.base.SAMPLES_SCHEMA`; the footer's metadata
+records the model and problems (paths and content hashes), the backend, the
+setting and the sampling settings, so the file says how it was made.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import asdict
+from pathlib import Path
+
+from codefrontier import __version__
+from codefrontier.generation import SamplingSettings, load_backend
+from codefrontier.problems import load_problems
+from codefrontier.provenance import checkpoint_sha256, file_sha256
+from codefrontier.settings.base import SAMPLES_SCHEMA, get_setting
+from codefrontier.tables import write_records
+
+log = logging.getLogger("codefrontier.sampling")
+
+
+def sample_checkpoint(model: str, problems_path: str | os.PathLike, out: str | os.PathLike,
+                      setting: str = "reasoning", backend: str = "transformers",
+                      sampling: SamplingSettings | None = None,
+                      backend_options: dict | None = None, limit: int | None = None,
+                      progress: bool = True) -> Path:
+    sampling = sampling or SamplingSettings()
+    problems = list(load_problems(problems_path))[:limit]
+    runner = get_setting(setting)
+    engine = load_backend(backend, model, **(backend_options or {}))
+    try:
+        records = runner.run(engine, problems, sampling, progress=progress)
+    finally:
+        engine.close()
+    model_record = {"path": str(model)}
+    if Path(model).is_dir():
+        model_record["sha256"] = checkpoint_sha256(model)
+    provenance = {
+        "model": model_record,
+        "problems": {"path": str(Path(problems_path).resolve()),
+                     "sha256": file_sha256(problems_path)},
+        "setting": setting, "backend": backend, "backend_options": backend_options or {},
+        "sampling": asdict(sampling), "codefrontier_version": __version__,
+    }
+    write_records([asdict(r) for r in records], out, schema=SAMPLES_SCHEMA,
+                  metadata={"codefrontier.provenance": json.dumps(provenance, sort_keys=True)})
+    truncated = sum(r.finish_reason == "length" for r in records)
+    log.info("%d samples (%d problems x %d) -> %s; %d hit the token budget", len(records),
+             len(problems), sampling.n, out, truncated)
+    return Path(out)

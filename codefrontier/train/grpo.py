@@ -1,0 +1,158 @@
+"""GRPO with TRL's GRPOTrainer and a reward computed by the judge.
+
+One run per reward (R_k for a k, R_inf, or a shaping variant). Completions are
+judged in the sandbox by a JudgePool whose workers are fresh processes started
+before the trainer touches an accelerator; a hostile or broken completion gets
+a verdict, never an exception in the training loop. For R_k only the tests the
+reward looks at are run (those shorter than 10^k bytes), which keeps slow
+programs from spending the time limit on tests that cannot change the reward.
+
+Per reward call the verdict mix (shares of the four outcomes, and of TLE/MLE
+among failures) goes to the trainer's logs and to `rewards.jsonl` in the work
+folder.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import math
+import os
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+
+from codefrontier.judge import JudgePool, Sample
+from codefrontier.problems import Problem, load_problems
+from codefrontier.provenance import checkpoint_sha256, file_sha256
+from codefrontier.rewards import parse_reward, tests_needed
+from codefrontier.settings import reasoning
+from codefrontier.train.common import last_checkpoint, save_final, trainer_config, work_dir_for
+
+log = logging.getLogger("codefrontier.train.grpo")
+
+OUTCOMES = ("correct", "optimization_failure", "correctness_failure", "format_error")
+DEFAULTS = {
+    "learning_rate": 1e-4,
+    "num_generations": 8,
+    "per_device_train_batch_size": 32,  # completions, i.e. 4 prompts x 8
+    "gradient_accumulation_steps": 1,
+    "max_completion_length": 512,
+    "temperature": 1.0,
+    "beta": 0.0,
+    "max_steps": 100,
+    "logging_steps": 1,
+    "save_strategy": "steps",
+    "save_steps": 10,
+    "save_total_limit": 2,
+    "report_to": "none",
+    "seed": 0,
+    "dataloader_num_workers": 0,
+}
+
+
+def restrict_tests(problem: Problem, bound: float) -> Problem:
+    """The problem with only the tests shorter than `bound` (at least the shortest one)."""
+    if math.isinf(bound):
+        return problem
+    ordered = problem.tests_by_input_length()
+    kept = tuple(t for t in ordered if t.input_len < bound) or ordered[:1]
+    return dataclasses.replace(problem, tests=kept)
+
+
+class JudgeReward:
+    """A TRL reward function: completions -> rewards, through the sandboxed judge."""
+
+    def __init__(self, reward: str, problems: Mapping[str, Problem], pool: JudgePool,
+                 max_completion_length: int, log_path: Path | None = None) -> None:
+        self.__name__ = f"judge_{reward}"  # TRL names the reward's log columns after it
+        self.reward = reward
+        self._score = parse_reward(reward)
+        bound, self._all_tests = tests_needed(reward)
+        self.problems = {pid: restrict_tests(p, bound) for pid, p in problems.items()}
+        self.pool = pool
+        self.max_completion_length = max_completion_length
+        self.log_path = log_path
+        self.calls = 0
+
+    def __call__(self, prompts, completions, completion_ids, problem_id, trainer_state=None,
+                 log_metric=None, **_) -> list[float]:
+        samples = [Sample(pid, index, completion=_text(completion),
+                          finish_reason="length" if len(ids) >= self.max_completion_length
+                          else "stop")
+                   for index, (completion, ids, pid) in enumerate(
+                       zip(completions, completion_ids, problem_id, strict=True))]
+        results = self.pool.judge(self.problems, samples, all_tests=self._all_tests)
+        rewards = [0.0 if r.outcome == "format_error" else self._score(r.verdicts, r.input_lens)
+                   for r in results]
+        self._record(results, rewards, trainer_state, log_metric)
+        return rewards
+
+    def _record(self, results, rewards, trainer_state, log_metric) -> None:
+        self.calls += 1
+        outcomes = Counter(r.outcome for r in results)
+        failing = [r.verdicts[r.first_failure] for r in results if r.first_failure is not None]
+        mix = {f"outcome/{name}": outcomes[name] / len(results) for name in OUTCOMES}
+        mix["verdict/tle_mle_share_of_failures"] = (
+            sum(v in ("TLE", "MLE") for v in failing) / len(failing) if failing else 0.0)
+        if log_metric is not None:
+            for name, value in mix.items():
+                log_metric(name, value)
+        if self.log_path is not None:
+            step = trainer_state.global_step if trainer_state is not None else None
+            entry = {"call": self.calls, "step": step, "reward": self.reward,
+                     "mean_reward": sum(rewards) / len(rewards), "samples": len(results), **mix}
+            with self.log_path.open("a") as handle:
+                handle.write(json.dumps(entry) + "\n")
+
+
+def _text(completion) -> str:
+    """TRL passes conversational completions as a list of messages."""
+    if isinstance(completion, list):
+        return "".join(m.get("content", "") for m in completion if m.get("role") == "assistant")
+    return completion
+
+
+def prompt_dataset(problems: list[Problem]):
+    from datasets import Dataset
+
+    return Dataset.from_list([{"prompt": reasoning.messages(p), "problem_id": p.problem_id}
+                              for p in problems])
+
+
+def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str | os.PathLike,
+             overrides: dict | None = None, work_dir: str | os.PathLike | None = None,
+             judge_workers: int | None = None) -> Path:
+    """Train `model` with GRPO on the problems under `reward`; the result is a
+    save_pretrained folder."""
+    out = Path(out)
+    work = work_dir_for(out, work_dir)
+    problems = list(load_problems(problems_path))
+    # Judge workers first: fresh processes, before the trainer creates threads or a CUDA context.
+    with JudgePool(workers=judge_workers) as pool:
+        from trl import GRPOConfig, GRPOTrainer
+
+        from codefrontier.models import load_tokenizer
+
+        config = trainer_config(GRPOConfig, DEFAULTS, overrides or {}, work)
+        work.mkdir(parents=True, exist_ok=True)
+        reward_function = JudgeReward(reward, {p.problem_id: p for p in problems}, pool,
+                                      config.max_completion_length, work / "rewards.jsonl")
+        trainer = GRPOTrainer(model=model, reward_funcs=[reward_function], args=config,
+                              train_dataset=prompt_dataset(problems),
+                              processing_class=load_tokenizer(model))
+        resume = last_checkpoint(work)
+        if resume:
+            log.info("resuming from %s", resume)
+        trainer.train(resume_from_checkpoint=resume)
+        parent = {"path": str(model)}
+        if Path(model).is_dir():
+            parent["sha256"] = checkpoint_sha256(model)
+        return save_final(trainer, out, {
+            "kind": "rl", "reward": reward, "parent": parent,
+            "problems": {"path": str(Path(problems_path).resolve()),
+                         "sha256": file_sha256(problems_path)},
+            "settings": config.to_dict() | {"output_dir": None, "logging_dir": None},
+            "seed": config.seed, "resumed_from": resume,
+        })

@@ -1,0 +1,217 @@
+"""The embedded model, SFT, GRPO and sampling, run for real on a very small model."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pyarrow.parquet as pq
+import pytest
+from conftest import stdin_problem
+
+from codefrontier.judge import Sample
+from codefrontier.models import EmbeddedModelSpec, init_embedded_model
+from codefrontier.problems import Test, save_problems
+from codefrontier.settings import reasoning
+from codefrontier.tables import write_records
+from codefrontier.train.grpo import JudgeReward, restrict_tests
+
+OFFLINE = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+SPEC = EmbeddedModelSpec(vocab_size=512, hidden_size=64, intermediate_size=128,
+                         num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=1)
+# Tests 10^0..10^4 bytes: a quadratic program is fine below 10^3 and too slow above.
+LENGTHS = (1, 5, 50, 500, 5000, 20000)
+SLOW_SUM = "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(sum(xs[:i + 1]) for i in range(n)) * 0 + sum(xs))\n"
+FAST_SUM = "n = int(input())\nprint(sum(map(int, input().split())))\n"
+
+
+def sum_problem(problem_id="sum-list"):
+    tests = []
+    for count in LENGTHS:
+        xs = list(range(1, count + 1))
+        tests.append(Test(f"{count}\n{' '.join(map(str, xs))}\n", str(sum(xs))))
+    return stdin_problem(problem_id, tests=tuple(tests), time_limit_s=1.0)
+
+
+def answer(program: str) -> str:
+    return reasoning.answer("Add the numbers.", program)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("data")
+    problems = [sum_problem("sum-a"), sum_problem("sum-b")]
+    save_problems(problems, folder / "train.parquet")
+    pairs = [{"problem_id": p.problem_id, "variant": variant, "prompt": reasoning.messages(p),
+              "completion": [{"role": "assistant", "content": answer(program)}]}
+             for p in problems for variant, program in (("efficient", FAST_SUM),
+                                                        ("slow", SLOW_SUM))]
+    write_records(pairs, folder / "sft.parquet")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tiny_model(data):
+    return init_embedded_model(data / "model", SPEC,
+                               texts=[data / "train.parquet", data / "sft.parquet"])
+
+
+def cli(*args, timeout=900, **kwargs):
+    return subprocess.run([sys.executable, "-m", "codefrontier.cli", *map(str, args)],
+                          capture_output=True, text=True, env=OFFLINE, timeout=timeout, **kwargs)
+
+
+def test_the_embedded_model_is_a_complete_qwen2_folder(tiny_model):
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model)
+    text = "print('héllo')\x00 ∑ 🙂"
+    assert tokenizer.decode(tokenizer(text).input_ids) == text  # byte-level: anything encodes
+    rendered = tokenizer.apply_chat_template([{"role": "user", "content": "hi"}], tokenize=False,
+                                             add_generation_prompt=True)
+    assert rendered == "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"
+    model = AutoModelForCausalLM.from_pretrained(tiny_model)
+    assert model.config.model_type == "qwen2" and model.generation_config.use_cache
+    assert model.generation_config.eos_token_id == tokenizer.convert_tokens_to_ids("<|im_end|>")
+    provenance = json.loads((tiny_model / "provenance.json").read_text())
+    assert provenance["kind"] == "init" and provenance["parameters"] == model.num_parameters()
+
+
+def test_reward_tests_only_what_the_reward_needs():
+    problem = sum_problem()
+    assert [t.input_len for t in restrict_tests(problem, 10.0**3).tests] == \
+        [t.input_len for t in problem.tests_by_input_length() if t.input_len < 1000]
+    assert len(restrict_tests(problem, 1.0).tests) == 1  # the shortest always counts
+
+
+def test_judge_reward_scores_and_logs_the_verdict_mix(judge, tmp_path):
+    problem = sum_problem()
+    completions = [answer(FAST_SUM), answer(SLOW_SUM), answer("print('x\x00')"), "no code",
+                   "```python\nwhile True:"]
+    ids = [[1] * 10] * 4 + [[1] * 64]  # the last one used the whole budget
+    rewards = {}
+    for name in ("k3", "kinf"):
+        log_path = tmp_path / f"{name}.jsonl"
+        metrics = {}
+        reward = JudgeReward(name, {problem.problem_id: problem}, judge, 64, log_path)
+        rewards[name] = reward([None] * 5, [[{"role": "assistant", "content": c}] for c in completions],
+                               ids, [problem.problem_id] * 5,
+                               log_metric=lambda k, v, m=metrics: m.__setitem__(k, v))
+        entry = json.loads(log_path.read_text())
+        assert entry["samples"] == 5 and metrics["outcome/format_error"] == pytest.approx(0.4)
+    assert rewards["k3"] == [1.0, 1.0, 0.0, 0.0, 0.0]  # the slow program passes below 10^3
+    assert rewards["kinf"] == [1.0, 0.0, 0.0, 0.0, 0.0]
+    assert entry["outcome/optimization_failure"] == pytest.approx(0.2)
+    assert entry["verdict/tle_mle_share_of_failures"] == pytest.approx(0.5)
+
+
+def test_a_truncated_completion_is_a_truncated_format_error(judge):
+    problem = sum_problem()
+    (result,) = judge.judge({problem.problem_id: problem},
+                            [Sample(problem.problem_id, 0, completion="```python\nprint(",
+                                    finish_reason="length")])
+    assert (result.outcome, result.format_error_cause) == ("format_error", "truncated")
+
+
+@pytest.mark.slow
+def test_sft_is_killed_and_resumes_to_a_complete_checkpoint(tiny_model, data, tmp_path):
+    out = tmp_path / "sft"
+    args = ["train", "sft", "--model", tiny_model, "--data", data / "sft.parquet", "--out", out,
+            "--set", "max_steps=40", "--set", "save_steps=2", "--set", "logging_steps=1",
+            "--set", "per_device_train_batch_size=2", "--set", "learning_rate=1e-3"]
+    first = subprocess.Popen([sys.executable, "-m", "codefrontier.cli", *map(str, args)],
+                             env=OFFLINE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    work = tmp_path / "sft.work"
+    deadline = time.monotonic() + 600
+    while not (work / "checkpoint-4").is_dir() and first.poll() is None:
+        assert time.monotonic() < deadline, "no checkpoint appeared"
+        time.sleep(0.2)
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    assert not out.exists()  # a killed run leaves no output that looks complete
+    done = cli(*args)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "resuming from" in done.stderr
+    provenance = json.loads((out / "provenance.json").read_text())
+    assert provenance["kind"] == "sft" and provenance["resumed_from"].endswith(
+        tuple(f"checkpoint-{n}" for n in range(4, 41, 2)))
+    state = json.loads((work / "checkpoint-40" / "trainer_state.json").read_text())
+    assert state["global_step"] == 40
+    generation = json.loads((out / "generation_config.json").read_text())
+    assert generation["use_cache"] is True
+    assert json.loads((out / "config.json").read_text())["use_cache"] is True
+
+
+@pytest.fixture(scope="module")
+def sft_model(tiny_model, data, tmp_path_factory):
+    out = tmp_path_factory.mktemp("sft") / "model"
+    done = cli("train", "sft", "--model", tiny_model, "--data", data / "sft.parquet", "--out", out,
+               "--set", "max_steps=30", "--set", "learning_rate=3e-3",
+               "--set", "per_device_train_batch_size=4")
+    assert done.returncode == 0, done.stderr[-3000:]
+    return out
+
+
+@pytest.mark.slow
+def test_grpo_steps_judge_completions_and_write_a_checkpoint(sft_model, data, tmp_path):
+    out = tmp_path / "rl-k3"
+    done = cli("train", "grpo", "--model", sft_model, "--problems", data / "train.parquet",
+               "--reward", "k3", "--out", out, "--judge-workers", "2",
+               "--set", "max_steps=2", "--set", "num_generations=4",
+               "--set", "per_device_train_batch_size=8", "--set", "max_completion_length=48")
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = [json.loads(line) for line in (tmp_path / "rl-k3.work" / "rewards.jsonl").open()]
+    assert len(lines) == 2 and all(line["samples"] == 8 for line in lines)
+    assert all(abs(sum(line[f"outcome/{o}"] for o in ("correct", "optimization_failure",
+                                                       "correctness_failure", "format_error")) - 1)
+               < 1e-9 for line in lines)
+    provenance = json.loads((out / "provenance.json").read_text())
+    assert provenance["kind"] == "rl" and provenance["reward"] == "k3"
+    assert provenance["parent"]["sha256"]
+
+
+@pytest.mark.slow
+def test_sampling_is_reproducible_and_judgeable(sft_model, data, tmp_path):
+    outputs = []
+    for name in ("a", "b"):
+        out = tmp_path / f"{name}.parquet"
+        done = cli("sample", "--model", sft_model, "--problems", data / "train.parquet",
+                   "--n", 3, "--max-new-tokens", 40, "--seed", 7, "--batch-size", 4,
+                   "--out", out, "--quiet")
+        assert done.returncode == 0, done.stderr[-3000:]
+        outputs.append(pq.read_table(out))
+    assert outputs[0].equals(outputs[1])
+    rows = outputs[0].to_pylist()
+    assert [(r["problem_id"], r["sample_id"]) for r in rows] == [
+        (p, i) for p in ("sum-a", "sum-b") for i in range(3)]
+    assert {r["finish_reason"] for r in rows} <= {"stop", "length"}
+    assert all(0 < r["completion_tokens"] <= 40 and r["prompt_tokens"] > 20 for r in rows)
+    metadata = json.loads(pq.read_schema(tmp_path / "a.parquet").metadata[b"codefrontier.provenance"])
+    assert metadata["sampling"]["n"] == 3 and metadata["model"]["sha256"]
+    judged = cli("judge", "--problems", data / "train.parquet", "--samples", tmp_path / "a.parquet",
+                 "--out", tmp_path / "verdicts.parquet", "--quiet")
+    assert judged.returncode == 0, judged.stderr[-3000:]
+    assert pq.read_table(tmp_path / "verdicts.parquet").num_rows == 6
+
+
+def test_a_missing_vllm_fails_with_the_install_hint():
+    pytest.importorskip("torch")
+    try:
+        import vllm  # noqa: F401
+    except ImportError:
+        from codefrontier.generation import load_backend
+
+        with pytest.raises(RuntimeError, match=r"codefrontier\[gpu\]"):
+            load_backend("vllm", "any-model")
+    else:
+        pytest.skip("vllm is installed")
+
+
+def test_unknown_trainer_settings_are_refused(tiny_model, data, tmp_path):
+    done = cli("train", "sft", "--model", tiny_model, "--data", data / "sft.parquet",
+               "--out", tmp_path / "x", "--set", "learning_rat=1e-3", timeout=300)
+    assert done.returncode == 2 and "unknown SFTConfig settings: learning_rat" in done.stderr
+
+
