@@ -41,8 +41,19 @@ def parse_overrides(pairs: list[str]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise ValueError(f"expected key=value, got {pair!r}")
-        overrides[key.strip()] = yaml.safe_load(value)
+        overrides[key.strip()] = _number_if_possible(yaml.safe_load(value))
     return overrides
+
+
+def _number_if_possible(value: Any) -> Any:
+    """YAML 1.1 reads `1e-3` (no dot) as a string; people mean a number."""
+    if isinstance(value, str):
+        for kind in (int, float):
+            try:
+                return kind(value)
+            except ValueError:
+                pass
+    return value
 
 
 def trainer_config(config_class, defaults: dict, overrides: dict, output_dir: Path):
@@ -64,26 +75,52 @@ def work_dir_for(out: Path, work_dir: str | os.PathLike | None) -> Path:
 
 
 def last_checkpoint(work_dir: Path) -> str | None:
-    from transformers.trainer_utils import get_last_checkpoint
+    """The newest complete trainer checkpoint; incomplete ones (a kill mid-save) are removed.
 
-    return get_last_checkpoint(str(work_dir)) if work_dir.is_dir() else None
+    The trainer writes trainer_state.json after the weights, optimizer and RNG
+    states, so a checkpoint whose state file parses is complete.
+    """
+    if not work_dir.is_dir():
+        return None
+    candidates = sorted((p for p in work_dir.glob("checkpoint-*")
+                         if p.is_dir() and p.name.removeprefix("checkpoint-").isdigit()),
+                        key=lambda p: int(p.name.removeprefix("checkpoint-")), reverse=True)
+    for candidate in candidates:
+        try:
+            json.loads((candidate / "trainer_state.json").read_text())
+        except (OSError, ValueError):
+            log.warning("removing incomplete checkpoint %s", candidate)
+            shutil.rmtree(candidate, ignore_errors=True)
+            continue
+        return str(candidate)
+    return None
 
 
 def save_final(trainer, out: Path, provenance: dict) -> Path:
-    """The trained model as a save_pretrained folder that generates with the KV cache on."""
-    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
-    shutil.rmtree(tmp, ignore_errors=True)
+    """The trained model as a save_pretrained folder that generates with the KV cache on.
+
+    Every process takes part in saving (ZeRO-3 gathers the sharded weights);
+    the main process writes provenance and renames the folder into place.
+    """
+    tmp = out.with_name(f".{out.name}.tmp")
+    main = trainer.is_world_process_zero()
+    if main:
+        shutil.rmtree(tmp, ignore_errors=True)
+    trainer.accelerator.wait_for_everyone()
     model = trainer.model
     model.config.use_cache = True
     if model.generation_config is not None:
         model.generation_config.use_cache = True
     trainer.save_model(str(tmp))
-    trainer.processing_class.save_pretrained(str(tmp))
-    record = {**provenance, **library_versions()}
-    (tmp / "provenance.json").write_text(json.dumps(record, indent=2, sort_keys=True))
-    if out.exists():
-        shutil.rmtree(out)
-    tmp.rename(out)
+    if main:
+        trainer.processing_class.save_pretrained(str(tmp))
+        record = {**provenance, "processes": trainer.accelerator.num_processes,
+                  **library_versions()}
+        (tmp / "provenance.json").write_text(json.dumps(record, indent=2, sort_keys=True))
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.rename(out)
+    trainer.accelerator.wait_for_everyone()
     return out
 
 
