@@ -166,6 +166,16 @@ def _sample(args: argparse.Namespace) -> int:
     return 0
 
 
+def _launch(args: argparse.Namespace) -> int:
+    from codefrontier.train.launch import run_launched
+
+    command = [a for a in args.command_line if a != "--"]
+    if not command:
+        raise ValueError("give the codefrontier command to launch after --, e.g. -- train sft ...")
+    return run_launched(args.processes, command, cpu=args.cpu,
+                        accelerate_config=args.accelerate_config)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="codefrontier", description=__doc__)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -244,6 +254,18 @@ def build_parser() -> argparse.ArgumentParser:
     grpo.add_argument("--out", required=True, help="output folder")
     grpo.add_argument("--judge-workers", type=int, help="default: one per CPU core")
     grpo.set_defaults(handler=_train_grpo)
+
+    launch = commands.add_parser(
+        "launch", help="run a train command on several processes with accelerate",
+        description="Processes per node; inside a multi-node Slurm job, one launcher per node "
+                    "through srun.")
+    launch.add_argument("--processes", type=int, required=True, help="processes per node")
+    launch.add_argument("--cpu", action="store_true", help="CPU processes (gloo), no GPU")
+    launch.add_argument("--accelerate-config", help="an accelerate config file, e.g. "
+                                                    "configs/accelerate/zero3.yaml")
+    launch.add_argument("command_line", nargs=argparse.REMAINDER,
+                        help="-- then the codefrontier command, e.g. -- train sft ...")
+    launch.set_defaults(handler=_launch)
 
     sample = commands.add_parser("sample", help="sample completions from a checkpoint")
     sample.add_argument("--model", required=True, help="a model folder or hub id")

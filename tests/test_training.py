@@ -215,3 +215,39 @@ def test_unknown_trainer_settings_are_refused(tiny_model, data, tmp_path):
     assert done.returncode == 2 and "unknown SFTConfig settings: learning_rat" in done.stderr
 
 
+
+
+def test_launch_commands_for_one_node_and_for_a_multi_node_slurm_job():
+    from codefrontier.train.launch import accelerate_argv
+
+    single = accelerate_argv(2, ["train", "sft"], cpu=True, env={})
+    assert single[1:3] == ["-m", "accelerate.commands.launch"]
+    assert single[single.index("--num_processes") + 1] == "2" and "--cpu" in single
+    assert single[-4:] == ["-m", "codefrontier.cli", "train", "sft"]
+    multi = accelerate_argv(4, ["train", "grpo"], accelerate_config="zero3.yaml",
+                            env={"SLURM_NNODES": "2", "SLURM_JOB_NODELIST": "gpu01,gpu02"})
+    assert multi[:3] == ["srun", "--nodes=2", "--ntasks-per-node=1"]
+    script = multi[-1]
+    assert "--num_processes 8" in script and "--machine_rank $SLURM_NODEID" in script
+    assert "--main_process_ip gpu01" in script and "--config_file zero3.yaml" in script
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stage", ["sft", "grpo"])
+def test_accelerate_runs_training_on_two_cpu_processes(stage, tiny_model, data, tmp_path):
+    out = tmp_path / stage
+    if stage == "sft":
+        command = ["train", "sft", "--model", tiny_model, "--data", data / "sft.parquet",
+                   "--set", "max_steps=3", "--set", "per_device_train_batch_size=2"]
+    else:
+        command = ["train", "grpo", "--model", tiny_model, "--problems", data / "train.parquet",
+                   "--reward", "kinf", "--judge-workers", "1", "--set", "max_steps=2",
+                   "--set", "num_generations=4", "--set", "per_device_train_batch_size=4",
+                   "--set", "max_completion_length=24"]
+    done = cli("launch", "--processes", 2, "--cpu", "--", *command, "--out", out)
+    assert done.returncode == 0, done.stderr[-4000:]
+    provenance = json.loads((out / "provenance.json").read_text())
+    assert provenance["processes"] == 2
+    state = json.loads((tmp_path / f"{stage}.work" / f"checkpoint-{3 if stage == 'sft' else 2}"
+                        / "trainer_state.json").read_text())
+    assert state["global_step"] == (3 if stage == "sft" else 2)

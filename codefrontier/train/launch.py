@@ -1,0 +1,61 @@
+"""Launching training on several processes through `accelerate`, inside a Slurm allocation.
+
+`codefrontier launch --processes N [--accelerate-config F] -- train grpo ...`
+runs the given codefrontier command under `accelerate launch` with N processes
+per node (GPUs, or CPU processes with --cpu). Inside a multi-node Slurm job the
+launcher is started once per node with `srun`, each with its node's rank and
+the first node as the rendezvous host. A DeepSpeed ZeRO-3 accelerate config for
+the large models is in configs/accelerate/zero3.yaml.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from collections.abc import Mapping
+
+RENDEZVOUS_PORT = 29517
+
+
+def first_host(nodelist: str) -> str:
+    """The first host of a Slurm node list (compressed forms need scontrol)."""
+    if "[" not in nodelist:
+        return nodelist.split(",")[0]
+    done = subprocess.run(["scontrol", "show", "hostnames", nodelist], capture_output=True,
+                          text=True, check=True)
+    return done.stdout.split()[0]
+
+
+def accelerate_argv(processes_per_node: int, command: list[str], cpu: bool = False,
+                    accelerate_config: str | None = None,
+                    env: Mapping[str, str] = os.environ) -> list[str]:
+    """The command line that runs `codefrontier <command>` on every process of the job."""
+    if processes_per_node < 1:
+        raise ValueError("--processes must be at least 1")
+    nodes = int(env.get("SLURM_NNODES", "1"))
+    launch = [sys.executable, "-m", "accelerate.commands.launch",
+              "--num_processes", str(processes_per_node * nodes), "--num_machines", str(nodes),
+              "--dynamo_backend", "no"]
+    if accelerate_config:
+        launch += ["--config_file", accelerate_config]
+    elif cpu:
+        launch += ["--cpu", "--mixed_precision", "no"]
+    elif processes_per_node > 1 or nodes > 1:
+        launch += ["--multi_gpu", "--mixed_precision", "bf16"]
+    target = ["-m", "codefrontier.cli", *command]
+    if nodes == 1:
+        return [*launch, *target]
+    host = first_host(env["SLURM_JOB_NODELIST"])
+    per_node = [*launch, "--main_process_ip", host, "--main_process_port", str(RENDEZVOUS_PORT),
+                "--machine_rank", "$SLURM_NODEID", *target]
+    script = " ".join(shlex.quote(a) if a != "$SLURM_NODEID" else a for a in per_node)
+    return ["srun", f"--nodes={nodes}", "--ntasks-per-node=1", "bash", "-c", script]
+
+
+def run_launched(processes_per_node: int, command: list[str], cpu: bool = False,
+                 accelerate_config: str | None = None) -> int:
+    argv = accelerate_argv(processes_per_node, command, cpu, accelerate_config)
+    print("launching:", shlex.join(argv), file=sys.stderr, flush=True)
+    return subprocess.run(argv, check=False).returncode
