@@ -23,6 +23,15 @@ def _judge(args: argparse.Namespace) -> int:
     return 0
 
 
+def _provenance_metadata(inputs: list, **fields) -> dict[str, str]:
+    """Parquet footer metadata carrying a provenance record."""
+    import json
+
+    from codefrontier.provenance import PARQUET_KEY, record
+
+    return {PARQUET_KEY: json.dumps(record(inputs, **fields), sort_keys=True)}
+
+
 def _problems_build(args: argparse.Namespace) -> int:
     from codefrontier.problems import save_problems
 
@@ -51,7 +60,12 @@ def _problems_build(args: argparse.Namespace) -> int:
             difficulties=difficulties, sources={s.lower() for s in args.platform} or None,
             include_special_checkers=args.include_special_checkers)
         note = f" [{report.summary()}]"
-    save_problems(problems, args.out)
+    inputs = [args.data_dir] if getattr(args, "data_dir", None) else []
+    source = {k: str(v) for k, v in vars(args).items()
+              if k in ("source", "split", "release", "start_date", "end_date", "difficulty",
+                       "platform", "config", "limit") and v not in (None, [])}
+    save_problems(problems, args.out, metadata=_provenance_metadata(inputs, kind="problems",
+                                                                    **source))
     print(f"{len(problems)} {args.source} problems ({args.split or 'eval'}) -> {args.out}{note}")
     return 0
 
@@ -61,7 +75,8 @@ def _problems_sft(args: argparse.Namespace) -> int:
     from codefrontier.tables import write_records
 
     records = build_sft(args.split)
-    write_records(records, args.out, schema=SFT_SCHEMA)
+    write_records(records, args.out, schema=SFT_SCHEMA,
+                  metadata=_provenance_metadata([], kind="sft-data", split=args.split))
     variants = Counter(r["variant"] for r in records)
     print(f"{len(records)} SFT pairs ({dict(variants)}) from the {args.split} split -> {args.out}")
     return 0
@@ -180,6 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="codefrontier", description=__doc__)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    parser.add_argument("--provenance-config", metavar="JSON",
+                        help="the workflow's config slice for this step, kept in the "
+                             "output's provenance (set by the Snakemake rules)")
     commands = parser.add_subparsers(dest="command", required=True)
 
     judge = commands.add_parser(
@@ -334,6 +352,12 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
+        if args.provenance_config:
+            import json
+
+            from codefrontier.provenance import set_config_slice
+
+            set_config_slice(json.loads(args.provenance_config))
         return args.handler(args)
     except (FileNotFoundError, FileExistsError, ValueError, KeyError, RuntimeError) as error:
         print(f"codefrontier {args.command}: error: {error}", file=sys.stderr)

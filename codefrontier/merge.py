@@ -34,7 +34,7 @@ import torch
 from tqdm import tqdm
 
 from codefrontier import __version__
-from codefrontier.provenance import checkpoint_sha256
+from codefrontier.provenance import checkpoint_sha256, record
 
 log = logging.getLogger("codefrontier.merge")
 
@@ -302,11 +302,12 @@ def merge_many(parents: Sequence[str | os.PathLike], weight_sets: Sequence[Seque
             reports = _merge_tensors(checkpoints, weight_sets, temporaries, shard_bytes)
             parent_records = [{"path": str(c.path.resolve()), "sha256": digest}
                               for c, digest in zip(checkpoints, hashes.result(), strict=True)]
+            shared = {**record([]), "inputs": parent_records}
             for tmp, out, weights, report in zip(temporaries, outs, weight_sets, reports,
                                                  strict=True):
                 _copy_auxiliary_files(checkpoints[0].path, tmp)
                 provenance = {
-                    "kind": "merge", "weights": list(weights), "parents": parent_records,
+                    **shared, "kind": "merge", "weights": list(weights),
                     "dtype": report["dtype"], "codefrontier_version": __version__,
                     "torch_version": torch.__version__,
                     "delta_norm": report["delta"], "result_norm": report["result"],

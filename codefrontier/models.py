@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from codefrontier import __version__
+from codefrontier.provenance import record
 
 log = logging.getLogger("codefrontier.models")
 
@@ -50,11 +51,11 @@ def corpus_texts(paths: list[str | os.PathLike]) -> Iterator[str]:
     from codefrontier.tables import read_records
 
     for path in paths:
-        for record in read_records(path):
-            if "statement" in record:
-                yield record["statement"]
+        for row in read_records(path):
+            if "statement" in row:
+                yield row["statement"]
             for column in ("prompt", "completion"):
-                for message in record.get(column) or []:
+                for message in row.get(column) or []:
                     yield message["content"]
 
 
@@ -117,8 +118,8 @@ def init_embedded_model(out: str | os.PathLike, spec: EmbeddedModelSpec = Embedd
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)
-    write_provenance(out, {"kind": "init", "spec": asdict(spec),
-                           "texts": [str(Path(t).resolve()) for t in texts or []],
+    write_provenance(out, {**record(texts or []), "kind": "init", "spec": asdict(spec),
+                           "seed": spec.seed,
                            "parameters": sum(p.numel() for p in model.parameters())})
     log.info("embedded model: %d parameters, vocabulary %d -> %s",
              sum(p.numel() for p in model.parameters()), len(tokenizer), out)

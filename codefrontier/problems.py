@@ -171,5 +171,7 @@ def load_problems(path: str | os.PathLike) -> ProblemSet:
     return ProblemSet(problems)
 
 
-def save_problems(problems: list[Problem] | ProblemSet, path: str | os.PathLike) -> None:
-    write_records([p.to_record() for p in problems], path, schema=PROBLEM_SCHEMA)
+def save_problems(problems: list[Problem] | ProblemSet, path: str | os.PathLike,
+                  metadata: dict[str, str] | None = None) -> None:
+    write_records([p.to_record() for p in problems], path, schema=PROBLEM_SCHEMA,
+                  metadata=metadata)

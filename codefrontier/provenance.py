@@ -9,7 +9,9 @@ them is hashed again. `codefrontier audit` bypasses the cache.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import json
 import logging
 import os
 import sqlite3
@@ -90,3 +92,60 @@ def checkpoint_sha256(folder: str | os.PathLike, cached: bool = True) -> str:
              if f.suffix in {".safetensors", ".json"} and f.name != "provenance.json"]
     return combined_sha256(
         (f.name, cache.sha256(f) if cache else _sha256_of(f)) for f in files)
+
+
+@functools.cache
+def code_version() -> str:
+    """sha256 (16 hex digits) over the package's source files: any code change shows."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for file in sorted(root.rglob("*.py")):
+        digest.update(str(file.relative_to(root)).encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def content_sha256(path: str | os.PathLike, cached: bool = True) -> str:
+    """A file's sha256, or a checkpoint folder's content hash."""
+    path = Path(path)
+    return checkpoint_sha256(path, cached) if path.is_dir() else file_sha256(path, cached)
+
+
+# The workflow passes the slice of the config a step used (`--provenance-config`);
+# every provenance record written by this process carries it.
+_config_slice: dict | None = None
+
+
+def set_config_slice(value: dict | None) -> None:
+    global _config_slice
+    _config_slice = value
+
+
+def record(inputs: Iterable[str | os.PathLike], **fields) -> dict:
+    """A provenance record: inputs with content hashes, code version, config slice."""
+    import platform
+
+    return {
+        **fields,
+        "inputs": [{"path": str(Path(p).resolve()), "sha256": content_sha256(p)} for p in inputs],
+        "code_version": code_version(),
+        "config": _config_slice,
+        "python_version": platform.python_version(),
+    }
+
+
+PARQUET_KEY = "codefrontier.provenance"
+
+
+def read_provenance(path: str | os.PathLike) -> dict | None:
+    """The provenance of an output: provenance.json of a folder, a parquet footer entry."""
+    path = Path(path)
+    if path.is_dir():
+        file = path / "provenance.json"
+        return json.loads(file.read_text()) if file.exists() else None
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        metadata = pq.read_schema(path).metadata or {}
+        raw = metadata.get(PARQUET_KEY.encode())
+        return json.loads(raw) if raw else None
+    return None

@@ -16,7 +16,7 @@ from pathlib import Path
 from codefrontier import __version__
 from codefrontier.generation import SamplingSettings, load_backend
 from codefrontier.problems import load_problems
-from codefrontier.provenance import checkpoint_sha256, file_sha256
+from codefrontier.provenance import PARQUET_KEY, record
 from codefrontier.settings.base import SAMPLES_SCHEMA, get_setting
 from codefrontier.tables import write_records
 
@@ -36,18 +36,13 @@ def sample_checkpoint(model: str, problems_path: str | os.PathLike, out: str | o
         records = runner.run(engine, problems, sampling, progress=progress)
     finally:
         engine.close()
-    model_record = {"path": str(model)}
-    if Path(model).is_dir():
-        model_record["sha256"] = checkpoint_sha256(model)
-    provenance = {
-        "model": model_record,
-        "problems": {"path": str(Path(problems_path).resolve()),
-                     "sha256": file_sha256(problems_path)},
-        "setting": setting, "backend": backend, "backend_options": backend_options or {},
-        "sampling": asdict(sampling), "codefrontier_version": __version__,
-    }
+    local = [path for path in (model,) if Path(path).is_dir()]
+    provenance = record([*local, problems_path], kind="samples", model=str(model),
+                        setting=setting, backend=backend, backend_options=backend_options or {},
+                        sampling=asdict(sampling), seed=sampling.seed,
+                        codefrontier_version=__version__)
     write_records([asdict(r) for r in records], out, schema=SAMPLES_SCHEMA,
-                  metadata={"codefrontier.provenance": json.dumps(provenance, sort_keys=True)})
+                  metadata={PARQUET_KEY: json.dumps(provenance, sort_keys=True)})
     truncated = sum(r.finish_reason == "length" for r in records)
     log.info("%d samples (%d problems x %d) -> %s; %d hit the token budget", len(records),
              len(problems), sampling.n, out, truncated)

@@ -95,8 +95,8 @@ def test_output_is_sharded_complete_and_has_provenance(parents, tmp_path):
     assert (out / "tokenizer_config.json").exists()
     provenance = json.loads((out / "provenance.json").read_text())
     assert provenance["weights"] == [-0.5, 1.5]
-    assert [p["path"] for p in provenance["parents"]] == [str(low.resolve()), str(high.resolve())]
-    assert all(len(p["sha256"]) == 64 for p in provenance["parents"])
+    assert [p["path"] for p in provenance["inputs"]] == [str(low.resolve()), str(high.resolve())]
+    assert all(len(p["sha256"]) == 64 for p in provenance["inputs"])
     assert provenance["dtype"] == "bfloat16" and provenance["delta_norm"] > 0
 
 
@@ -214,7 +214,7 @@ def test_parent_hashes_are_recorded_and_cached(parents, tmp_path):
 
     low, high = parents
     out = merge_checkpoints([low, high], [0.5, 0.5], tmp_path / "out")
-    recorded = [p["sha256"] for p in json.loads((out / "provenance.json").read_text())["parents"]]
+    recorded = [p["sha256"] for p in json.loads((out / "provenance.json").read_text())["inputs"]]
     assert recorded == [checkpoint_sha256(low, cached=False), checkpoint_sha256(high, cached=False)]
     shard = sorted(low.glob("*.safetensors"))[0]
     cache = HashCache(tmp_path / "cache.sqlite")

@@ -169,7 +169,7 @@ def test_grpo_steps_judge_completions_and_write_a_checkpoint(sft_model, data, tm
                < 1e-9 for line in lines)
     provenance = json.loads((out / "provenance.json").read_text())
     assert provenance["kind"] == "rl" and provenance["reward"] == "k3"
-    assert provenance["parent"]["sha256"]
+    assert provenance["inputs"][0]["sha256"] and provenance["model"] == str(sft_model)
 
 
 @pytest.mark.slow
@@ -189,7 +189,7 @@ def test_sampling_is_reproducible_and_judgeable(sft_model, data, tmp_path):
     assert {r["finish_reason"] for r in rows} <= {"stop", "length"}
     assert all(0 < r["completion_tokens"] <= 40 and r["prompt_tokens"] > 20 for r in rows)
     metadata = json.loads(pq.read_schema(tmp_path / "a.parquet").metadata[b"codefrontier.provenance"])
-    assert metadata["sampling"]["n"] == 3 and metadata["model"]["sha256"]
+    assert metadata["sampling"]["n"] == 3 and metadata["inputs"][0]["sha256"]
     judged = cli("judge", "--problems", data / "train.parquet", "--samples", tmp_path / "a.parquet",
                  "--out", tmp_path / "verdicts.parquet", "--quiet")
     assert judged.returncode == 0, judged.stderr[-3000:]

@@ -62,9 +62,14 @@ def judge_files(problems_path: str | os.PathLike, samples_path: str | os.PathLik
     with JudgePool(workers=workers, max_isolation=max_isolation) as pool:
         results = pool.judge(problems.problems, samples, all_tests=all_tests, progress=progress)
         isolation = pool.isolation
+    from codefrontier.provenance import PARQUET_KEY, record
+
+    provenance = record([problems_path, samples_path], kind="verdicts", all_tests=all_tests,
+                        isolation=isolation.to_dict())
     metadata = {"codefrontier_version": __version__,
                 "isolation": json.dumps(isolation.to_dict()),
-                "all_tests": json.dumps(all_tests)}
+                "all_tests": json.dumps(all_tests),
+                PARQUET_KEY: json.dumps(provenance, sort_keys=True)}
     write_records([asdict(r) for r in results], out_path, schema=VERDICTS_SCHEMA,
                   metadata=metadata)
     return results

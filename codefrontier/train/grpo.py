@@ -25,7 +25,7 @@ from pathlib import Path
 
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.problems import Problem, load_problems
-from codefrontier.provenance import checkpoint_sha256, file_sha256
+from codefrontier.provenance import record
 from codefrontier.rewards import parse_reward, tests_needed
 from codefrontier.settings import reasoning
 from codefrontier.train.common import last_checkpoint, save_final, trainer_config, work_dir_for
@@ -146,13 +146,8 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
         if resume:
             log.info("resuming from %s", resume)
         trainer.train(resume_from_checkpoint=resume)
-        parent = {"path": str(model)}
-        if Path(model).is_dir():
-            parent["sha256"] = checkpoint_sha256(model)
-        return save_final(trainer, out, {
-            "kind": "rl", "reward": reward, "parent": parent,
-            "problems": {"path": str(Path(problems_path).resolve()),
-                         "sha256": file_sha256(problems_path)},
-            "settings": config.to_dict() | {"output_dir": None, "logging_dir": None},
-            "seed": config.seed, "resumed_from": resume,
-        })
+        local = [path for path in (model,) if Path(path).is_dir()]
+        return save_final(trainer, out, record(
+            [*local, problems_path], kind="rl", reward=reward, model=str(model),
+            seed=config.seed, resumed_from=resume,
+            settings=config.to_dict() | {"output_dir": None, "logging_dir": None}))

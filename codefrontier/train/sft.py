@@ -11,7 +11,7 @@ import logging
 import os
 from pathlib import Path
 
-from codefrontier.provenance import checkpoint_sha256, file_sha256
+from codefrontier.provenance import record
 from codefrontier.tables import read_records
 from codefrontier.train.common import last_checkpoint, save_final, trainer_config, work_dir_for
 
@@ -63,12 +63,7 @@ def run_sft(model: str, data: str | os.PathLike, out: str | os.PathLike,
     if resume:
         log.info("resuming from %s", resume)
     trainer.train(resume_from_checkpoint=resume)
-    parent = {"path": str(model)}
-    if Path(model).is_dir():
-        parent["sha256"] = checkpoint_sha256(model)
-    return save_final(trainer, out, {
-        "kind": "sft", "parent": parent,
-        "data": {"path": str(Path(data).resolve()), "sha256": file_sha256(data)},
-        "settings": config.to_dict() | {"output_dir": None, "logging_dir": None},
-        "seed": config.seed, "resumed_from": resume,
-    })
+    local = [path for path in (model,) if Path(path).is_dir()]
+    return save_final(trainer, out, record(
+        [*local, data], kind="sft", model=str(model), seed=config.seed, resumed_from=resume,
+        settings=config.to_dict() | {"output_dir": None, "logging_dir": None}))

@@ -1,0 +1,200 @@
+"""Aggregating verdicts into the frontier and ensemble tables.
+
+Inputs follow the workflow's layout, results/{model}/{setting}/{ckpt}/ with
+samples.parquet and verdicts.parquet, where ckpt is `sft`, `rl-{reward}` or
+`a{alpha}`. Schemas: FRONTIER_SCHEMA and ENSEMBLE_SCHEMA (docs/results.md).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+
+from codefrontier.metrics import mean_pooled_pass_at_k
+from codefrontier.problems import load_problems
+from codefrontier.tables import read_records
+
+OUTCOMES = ("correct", "optimization_failure", "correctness_failure", "format_error")
+FORMAT_CAUSES = ("truncated", "no_code_block")
+DIFFICULTIES = ("easy", "medium", "hard")
+
+FRONTIER_SCHEMA = pa.schema([
+    ("model", pa.string()), ("setting", pa.string()), ("checkpoint", pa.string()),
+    ("kind", pa.string()),            # sft | rl | merge
+    ("reward", pa.string()),          # rl: the reward; merge: "low->high"; sft: null
+    ("alpha", pa.float64()),          # merge only
+    ("difficulty", pa.string()),      # easy | medium | hard | all
+    ("problems", pa.int64()), ("samples", pa.int64()),
+    *[(f"rate_{o}", pa.float64()) for o in OUTCOMES],
+    ("pass_at_1", pa.float64()),      # mean over problems of c/n
+    ("mean_completion_tokens", pa.float64()),
+    *[(f"format_{c}_rate", pa.float64()) for c in FORMAT_CAUSES],  # share of all samples
+])
+
+ENSEMBLE_SCHEMA = pa.schema([
+    ("model", pa.string()), ("setting", pa.string()),
+    ("pool", pa.string()),            # single:<ckpt> | best-single | interpolation | ...
+    ("members", pa.list_(pa.string())),
+    ("k", pa.int64()), ("pass_at_k", pa.float64()), ("problems", pa.int64()),
+    ("solved", pa.list_(pa.string())),            # problems with a correct sample in the pool
+    ("solved_beyond_best", pa.list_(pa.string())),  # ... that the best single one misses
+])
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    model: str
+    setting: str
+    name: str          # sft | rl-<reward> | a<alpha>
+    verdicts: Path
+    samples: Path
+
+    @property
+    def kind(self) -> str:
+        return "sft" if self.name == "sft" else "rl" if self.name.startswith("rl-") else "merge"
+
+    @property
+    def alpha(self) -> float | None:
+        return float(self.name[1:]) if self.kind == "merge" else None
+
+    @classmethod
+    def from_verdicts_path(cls, path: str | os.PathLike) -> Checkpoint:
+        path = Path(path)
+        ckpt, setting, model = path.parent.name, path.parent.parent.name, path.parents[2].name
+        if not (ckpt == "sft" or ckpt.startswith("rl-") or _is_alpha(ckpt)):
+            raise ValueError(f"{path}: expected results/<model>/<setting>/<sft|rl-R|aA>/"
+                             f"verdicts.parquet")
+        return cls(model, setting, ckpt, path, path.with_name("samples.parquet"))
+
+
+def _is_alpha(name: str) -> bool:
+    try:
+        return name.startswith("a") and math.isfinite(float(name[1:]))
+    except ValueError:
+        return False
+
+
+def correct_counts(checkpoint: Checkpoint) -> dict[str, tuple[int, int]]:
+    """problem_id -> (samples, correct samples)."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for row in read_records(checkpoint.verdicts):
+        counts[row["problem_id"]][0] += 1
+        counts[row["problem_id"]][1] += row["outcome"] == "correct"
+    return {pid: (n, c) for pid, (n, c) in counts.items()}
+
+
+def frontier_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLike,
+                  merge_reward: str | None = None) -> list[dict]:
+    difficulty = {p.problem_id: p.difficulty for p in load_problems(problems_path)}
+    rows = []
+    for ckpt in checkpoints:
+        verdicts = read_records(ckpt.verdicts)
+        tokens = {(r["problem_id"], r["sample_id"]): r["completion_tokens"]
+                  for r in read_records(ckpt.samples)} if ckpt.samples.exists() else {}
+        unknown = {v["problem_id"] for v in verdicts} - difficulty.keys()
+        if unknown:
+            raise ValueError(f"{ckpt.verdicts}: problems not in {problems_path}: "
+                             f"{sorted(unknown)[:5]}")
+        for level in (*DIFFICULTIES, "all"):
+            chosen = [v for v in verdicts if level == "all" or difficulty[v["problem_id"]] == level]
+            if not chosen:
+                continue
+            rows.append(_row(ckpt, level, chosen, tokens, merge_reward))
+    return rows
+
+
+def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], tokens: dict,
+         merge_reward: str | None) -> dict:
+    outcomes = Counter(v["outcome"] for v in verdicts)
+    causes = Counter(v["format_error_cause"] for v in verdicts if v["outcome"] == "format_error")
+    per_problem: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for v in verdicts:
+        per_problem[v["problem_id"]][0] += 1
+        per_problem[v["problem_id"]][1] += v["outcome"] == "correct"
+    used = [tokens[(v["problem_id"], v["sample_id"])] for v in verdicts
+            if (v["problem_id"], v["sample_id"]) in tokens]
+    total = len(verdicts)
+    reward = ckpt.name.removeprefix("rl-") if ckpt.kind == "rl" else \
+        merge_reward if ckpt.kind == "merge" else None
+    return {
+        "model": ckpt.model, "setting": ckpt.setting, "checkpoint": ckpt.name,
+        "kind": ckpt.kind, "reward": reward, "alpha": ckpt.alpha, "difficulty": level,
+        "problems": len(per_problem), "samples": total,
+        **{f"rate_{o}": outcomes[o] / total for o in OUTCOMES},
+        "pass_at_1": sum(c / n for n, c in per_problem.values()) / len(per_problem),
+        "mean_completion_tokens": sum(used) / len(used) if used else float("nan"),
+        **{f"format_{c}_rate": causes[c] / total for c in FORMAT_CAUSES},
+    }
+
+
+def pools_for(names: list[str], low: str | None, high: str | None) -> dict[str, list[str]]:
+    """The pools compared at equal budget (each present only when it has members)."""
+    alphas = {n: float(n[1:]) for n in names if _is_alpha(n)}
+    pools = {f"single:{n}": [n] for n in names}
+    inside = sorted((n for n, a in alphas.items() if 0 <= a <= 1), key=alphas.get)
+    everything = sorted(alphas, key=alphas.get)
+    if inside:
+        pools["interpolation"] = inside
+    if len(everything) > len(inside):
+        pools["interpolation+extrapolation"] = everything
+    endpoints = [f"rl-{r}" for r in (low, high) if r and f"rl-{r}" in names]
+    if len(endpoints) == 2:
+        pools["rl-endpoints"] = endpoints
+    return pools
+
+
+def ensemble_rows(checkpoints: list[Checkpoint], low: str | None = None,
+                  high: str | None = None) -> list[dict]:
+    rows = []
+    groups: dict[tuple[str, str], dict[str, Checkpoint]] = defaultdict(dict)
+    for ckpt in checkpoints:
+        groups[(ckpt.model, ckpt.setting)][ckpt.name] = ckpt
+    for (model, setting), by_name in sorted(groups.items()):
+        counts = {name: correct_counts(ckpt) for name, ckpt in by_name.items()}
+        problems = sorted(set().union(*[c.keys() for c in counts.values()]))
+        n_min = min(n for c in counts.values() for n, _ in c.values())
+        pools = pools_for(sorted(by_name), low, high)
+        extrapolated = [n for n in by_name if _is_alpha(n) and not 0 <= float(n[1:]) <= 1]
+        solved = {name: {p for p, (_, c) in counts[name].items() if c > 0} for name in by_name}
+        for k in budgets(n_min):
+            singles = {name: mean_pooled_pass_at_k([[counts[name][p]] for p in problems], k)
+                       for name in by_name}
+            best = max(singles, key=lambda name: (singles[name], name))
+            for pool, members in {**pools, "best-single": [best]}.items():
+                usable = _budget_fits(members, k, counts)
+                value = mean_pooled_pass_at_k(
+                    [[counts[m][p] for m in members] for p in problems], k) if usable else None
+                pool_solved = set().union(*[solved[m] for m in members])
+                rows.append({"model": model, "setting": setting, "pool": pool,
+                             "members": members, "k": k, "pass_at_k": value,
+                             "problems": len(problems), "solved": sorted(pool_solved),
+                             "solved_beyond_best": sorted(pool_solved - solved[best])})
+        if extrapolated:
+            others = set().union(*[solved[n] for n in by_name if n not in extrapolated])
+            only = set().union(*[solved[n] for n in extrapolated]) - others
+            rows.append({"model": model, "setting": setting, "pool": "only-extrapolated",
+                         "members": sorted(extrapolated), "k": None, "pass_at_k": None,
+                         "problems": len(problems), "solved": sorted(only),
+                         "solved_beyond_best": []})
+    return rows
+
+
+def budgets(n: int) -> list[int]:
+    """1, 2, 4, ... up to n samples per problem, and n itself."""
+    ks, k = [], 1
+    while k < n:
+        ks.append(k)
+        k *= 2
+    return [*ks, n]
+
+
+def _budget_fits(members: list[str], k: int, counts: dict) -> bool:
+    from codefrontier.metrics import split_budget
+
+    return all(k_j <= min(n for n, _ in counts[m].values())
+               for m, k_j in zip(members, split_budget(k, len(members)), strict=True))
