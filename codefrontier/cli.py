@@ -191,6 +191,60 @@ def _launch(args: argparse.Namespace) -> int:
                         accelerate_config=args.accelerate_config)
 
 
+def _endpoints(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
+    return {model: (low, high) for model, low, high in args.merge or []}
+
+
+def _aggregate_metadata(args: argparse.Namespace, kind: str, extra_inputs: list) -> dict:
+    return _provenance_metadata([*args.verdicts, *extra_inputs], kind=kind)
+
+
+def _frontier(args: argparse.Namespace) -> int:
+    from codefrontier.frontier import FRONTIER_SCHEMA, Checkpoint, frontier_rows
+    from codefrontier.tables import write_records
+
+    checkpoints = [Checkpoint.from_verdicts_path(p) for p in args.verdicts]
+    rows = frontier_rows(checkpoints, args.problems, _endpoints(args))
+    write_records(rows, args.out, schema=FRONTIER_SCHEMA,
+                  metadata=_aggregate_metadata(args, "frontier", [args.problems]))
+    print(f"{len(rows)} frontier rows from {len(checkpoints)} checkpoints -> {args.out}")
+    return 0
+
+
+def _ensemble(args: argparse.Namespace) -> int:
+    from codefrontier.frontier import ENSEMBLE_SCHEMA, Checkpoint, ensemble_rows
+    from codefrontier.tables import write_records
+
+    checkpoints = [Checkpoint.from_verdicts_path(p) for p in args.verdicts]
+    rows = ensemble_rows(checkpoints, _endpoints(args))
+    write_records(rows, args.out, schema=ENSEMBLE_SCHEMA,
+                  metadata=_aggregate_metadata(args, "ensemble", []))
+    print(f"{len(rows)} ensemble rows from {len(checkpoints)} checkpoints -> {args.out}")
+    return 0
+
+
+def _plots(args: argparse.Namespace) -> int:
+    from codefrontier.plots import write_plots
+
+    for path in write_plots(args.frontier, args.ensemble, args.out_dir):
+        print(path)
+    return 0
+
+
+def _audit(args: argparse.Namespace) -> int:
+    import yaml
+
+    from codefrontier.audit import audit
+
+    config = yaml.safe_load(open(args.config)) if args.config else None  # noqa: SIM115
+    findings, checked = audit(args.target, config)
+    for finding in findings:
+        print(finding)
+    print(f"audited {checked} outputs and inputs from {args.target}: "
+          f"{len(findings) or 'no'} finding{'s' if len(findings) != 1 else ''}")
+    return 1 if findings else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="codefrontier", description=__doc__)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -301,6 +355,33 @@ def build_parser() -> argparse.ArgumentParser:
     sample.add_argument("--out", required=True, help="samples file (.parquet)")
     sample.add_argument("--quiet", action="store_true", help="no progress bar")
     sample.set_defaults(handler=_sample)
+
+    aggregate = argparse.ArgumentParser(add_help=False)
+    aggregate.add_argument("--verdicts", nargs="+", required=True,
+                           help="results/<model>/<setting>/<ckpt>/verdicts.parquet files")
+    aggregate.add_argument("--merge", nargs=3, action="append", metavar=("MODEL", "LOW", "HIGH"),
+                           help="a model's merge endpoints (RL rewards); repeat per model")
+    aggregate.add_argument("--out", required=True, help="output parquet")
+    frontier = commands.add_parser("frontier", parents=[aggregate],
+                                   help="outcome rates per model x setting x checkpoint x "
+                                        "difficulty (docs/results.md)")
+    frontier.add_argument("--problems", required=True, help="the evaluation problems")
+    frontier.set_defaults(handler=_frontier)
+    ensemble = commands.add_parser("ensemble", parents=[aggregate],
+                                   help="pass@k of checkpoints and pools at equal budget")
+    ensemble.set_defaults(handler=_ensemble)
+    plots = commands.add_parser("plots", help="Altair charts (.html and .png)")
+    plots.add_argument("--frontier", required=True)
+    plots.add_argument("--ensemble", required=True)
+    plots.add_argument("--out-dir", required=True)
+    plots.set_defaults(handler=_plots)
+    audit_parser = commands.add_parser(
+        "audit", help="check an output's provenance: changed inputs, missing provenance, "
+                      "other code or config", description="Exit status 1 when anything is off.")
+    audit_parser.add_argument("target", help="an output file or checkpoint folder")
+    audit_parser.add_argument("--config", help="the current workflow config (e.g. config.yaml) "
+                                               "to compare config slices against")
+    audit_parser.set_defaults(handler=_audit)
 
     problems = commands.add_parser("problems", help="build and inspect problem sets")
     problem_commands = problems.add_subparsers(dest="problems_command", required=True)

@@ -89,7 +89,9 @@ def correct_counts(checkpoint: Checkpoint) -> dict[str, tuple[int, int]]:
 
 
 def frontier_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLike,
-                  merge_reward: str | None = None) -> list[dict]:
+                  endpoints: dict[str, tuple[str, str]] | None = None) -> list[dict]:
+    """One row per checkpoint x difficulty (and "all"); `endpoints` names each model's
+    merge parents (low, high) for the merged checkpoints' reward column."""
     difficulty = {p.problem_id: p.difficulty for p in load_problems(problems_path)}
     rows = []
     for ckpt in checkpoints:
@@ -104,7 +106,9 @@ def frontier_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLik
             chosen = [v for v in verdicts if level == "all" or difficulty[v["problem_id"]] == level]
             if not chosen:
                 continue
-            rows.append(_row(ckpt, level, chosen, tokens, merge_reward))
+            low_high = (endpoints or {}).get(ckpt.model)
+            rows.append(_row(ckpt, level, chosen, tokens,
+                             f"{low_high[0]}->{low_high[1]}" if low_high else None))
     return rows
 
 
@@ -148,8 +152,8 @@ def pools_for(names: list[str], low: str | None, high: str | None) -> dict[str, 
     return pools
 
 
-def ensemble_rows(checkpoints: list[Checkpoint], low: str | None = None,
-                  high: str | None = None) -> list[dict]:
+def ensemble_rows(checkpoints: list[Checkpoint],
+                  endpoints: dict[str, tuple[str, str]] | None = None) -> list[dict]:
     rows = []
     groups: dict[tuple[str, str], dict[str, Checkpoint]] = defaultdict(dict)
     for ckpt in checkpoints:
@@ -158,7 +162,7 @@ def ensemble_rows(checkpoints: list[Checkpoint], low: str | None = None,
         counts = {name: correct_counts(ckpt) for name, ckpt in by_name.items()}
         problems = sorted(set().union(*[c.keys() for c in counts.values()]))
         n_min = min(n for c in counts.values() for n, _ in c.values())
-        pools = pools_for(sorted(by_name), low, high)
+        pools = pools_for(sorted(by_name), *(endpoints or {}).get(model, (None, None)))
         extrapolated = [n for n in by_name if _is_alpha(n) and not 0 <= float(n[1:]) <= 1]
         solved = {name: {p for p, (_, c) in counts[name].items() if c > 0} for name in by_name}
         for k in budgets(n_min):

@@ -18,7 +18,7 @@ def frontier_chart(frontier: pd.DataFrame):
 
     data = frontier[frontier["difficulty"] == "all"].copy()
     data["label"] = data["checkpoint"]
-    base = alt.Chart(data).encode(
+    base = alt.Chart().encode(
         x=alt.X("rate_correctness_failure:Q", title="correctness-failure rate"),
         y=alt.Y("rate_optimization_failure:Q", title="optimization-failure rate"),
         tooltip=["checkpoint", "kind", "alpha", "pass_at_1", "rate_correct",
@@ -60,13 +60,17 @@ def pass_at_k_chart(ensemble: pd.DataFrame):
 
     data = ensemble[ensemble["k"].notna() & ensemble["pass_at_k"].notna()].copy()
     data["single"] = data["pool"].str.startswith("single:")
-    singles = alt.Chart(data[data["single"]]).mark_line(opacity=0.35, strokeWidth=1).encode(
+    data["members"] = data["members"].map(", ".join)
+    data = data.drop(columns=["solved", "solved_beyond_best"])
+    singles = alt.Chart().transform_filter(alt.datum.single).mark_line(
+        opacity=0.35, strokeWidth=1).encode(
         x=alt.X("k:Q", scale=alt.Scale(type="log", base=2), title="samples per problem (k)"),
         y=alt.Y("pass_at_k:Q", title="pass@k"), detail="pool:N", tooltip=["pool", "k", "pass_at_k"])
-    pools = alt.Chart(data[~data["single"]]).mark_line(point=True, strokeWidth=2.5).encode(
+    pools = alt.Chart().transform_filter(~alt.datum.single).mark_line(
+        point=True, strokeWidth=2.5).encode(
         x="k:Q", y="pass_at_k:Q", color=alt.Color("pool:N", title="pool"),
         tooltip=["pool", "k", "pass_at_k", "members"])
-    return alt.layer(singles, pools).properties(width=320, height=240).facet(
+    return alt.layer(singles, pools, data=data).properties(width=320, height=240).facet(
         column=alt.Column("setting:N"), row=alt.Row("model:N"))
 
 

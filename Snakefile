@@ -1,0 +1,48 @@
+# codefrontier: SFT -> GRPO per reward -> weight averaging per α -> sampling and
+# judging per checkpoint -> frontier, ensembles and plots.
+#
+#   snakemake -c2 results/frontier.parquet                       # embedded default
+#   snakemake --profile slurm --configfile configs/qwen2.5-7b.yaml results/frontier.parquet
+#
+# Paths are the contract between rules (design.md); logic lives in codefrontier.
+
+from snakemake.utils import min_version, validate
+
+from codefrontier import workflow as wf
+
+min_version("9.0")
+
+
+configfile: "config.yaml"
+
+
+validate(config, "config.schema.yaml")
+
+MODELS = list(config["models"])
+SETTINGS = config["settings"]
+
+
+wildcard_constraints:
+    model="|".join(MODELS),
+    setting="|".join(SETTINGS),
+    split="train|eval",
+    reward=r"k[0-9.]+|kinf|shaped-disc|shaped-cont",
+    alpha=r"-?[0-9.]+(e-?[0-9]+)?",
+    ckpt=r"sft|rl-[^/]+|a-?[0-9.]+(e-?[0-9]+)?",
+
+
+res, provenance = wf.rule_helpers(config)
+
+include: "rules/data.smk"
+include: "rules/train.smk"
+include: "rules/merge.smk"
+include: "rules/evaluate.smk"
+include: "rules/aggregate.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        "results/frontier.parquet",
+        "results/ensemble.parquet",
+        expand("results/plots/{chart}.png", chart=["frontier", "outcome_mix", "pass_at_k"]),

@@ -1,0 +1,153 @@
+"""What the Snakefile needs from the library: names, paths and config slices.
+
+The paths below are the contract between rules (design.md, "Targets").
+`config_slice` says which part of the config a step depends on: the rules pass
+it to each command (kept in the output's provenance), and `codefrontier audit`
+compares it with what the current config gives.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shlex
+from typing import Any
+
+EMBEDDED = "embedded"
+
+
+def format_alpha(alpha: float) -> str:
+    """The α in a checkpoint name: a-0.5, a0, a1.5 (shortest round-trip form)."""
+    if not math.isfinite(alpha):
+        raise ValueError(f"α must be finite, got {alpha}")
+    text = repr(float(alpha))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def checkpoint_names(model_config: dict) -> list[str]:
+    """sft, rl-<reward> per reward, a<alpha> per α: the checkpoints evaluated."""
+    names = ["sft"] + [f"rl-{r}" for r in model_config["rl"]["rewards"]]
+    merge = model_config.get("merge")
+    if merge:
+        names += [f"a{format_alpha(a)}" for a in merge["alphas"]]
+    return names
+
+
+def sft_folder(config: dict, model: str) -> str:
+    """Where a model's SFT checkpoint is: given in the config, or made by the sft rule."""
+    given = config["models"][model].get("sft_checkpoint")
+    return given if given else f"results/{model}/sft"
+
+
+def base_model(config: dict, model: str) -> str:
+    base = config["models"][model]["base"]
+    return f"results/{model}/init" if base == EMBEDDED else base
+
+
+def checkpoint_folder(config: dict, model: str, setting: str, ckpt: str) -> str:
+    if ckpt == "sft":
+        return sft_folder(config, model)
+    if ckpt.startswith("rl-"):
+        return f"results/{model}/{setting}/rl/{ckpt.removeprefix('rl-')}"
+    return f"results/{model}/{setting}/merge/{ckpt}"
+
+
+def verdict_files(config: dict) -> list[str]:
+    return [f"results/{model}/{setting}/{ckpt}/verdicts.parquet"
+            for model, model_config in config["models"].items()
+            for setting in config["settings"]
+            for ckpt in checkpoint_names(model_config)]
+
+
+def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
+    """The part of the config that a rule's output depends on."""
+    model = config["models"].get(wildcards.get("model", ""), {})
+    slices = {
+        "problems": lambda: config["data"],
+        "sft_data": lambda: config["data"]["sft"],
+        "model_init": lambda: {"base": model["base"], "init": model.get("init", {})},
+        "sft": lambda: model["sft"],
+        "rl": lambda: {"reward": wildcards["reward"], "trl": model["rl"]["trl"]},
+        "merge": lambda: {"low": model["merge"]["low"], "high": model["merge"]["high"],
+                          "alpha": wildcards["alpha"]},
+        "sample": lambda: {"sampling": config["sampling"], "setting": wildcards["setting"]},
+        "judge": lambda: config["judge"],
+        "aggregate": lambda: {"models": {m: {"merge": c.get("merge")}
+                                         for m, c in config["models"].items()},
+                              "settings": config["settings"]},
+    }
+    if rule not in slices:
+        raise KeyError(rule)
+    return slices[rule]()
+
+
+def provenance_option(config: dict, rule: str, **wildcards: str) -> str:
+    """The `--provenance-config` argument a rule passes to codefrontier, shell-quoted."""
+    value = {"rule": rule, "wildcards": dict(wildcards),
+             "slice": config_slice(config, rule, **wildcards)}
+    return "--provenance-config " + shlex.quote(json.dumps(value, sort_keys=True))
+
+
+def set_options(values: dict) -> str:
+    """`--set key=value` options for a trainer (values as JSON, which YAML reads)."""
+    return " ".join(f"--set {shlex.quote(f'{k}={json.dumps(v)}')}" for k, v in values.items())
+
+
+def resources(config: dict, rule: str) -> dict:
+    """A rule's resources: the config's defaults, then its own entry."""
+    table = config.get("resources", {})
+    return {**table.get("default", {}), **table.get(rule, {})}
+
+
+def problem_build_options(source: dict) -> str:
+    """`codefrontier problems build` options for a data entry of the config."""
+    options = [f"--source {source['source']}"]
+    if "split" in source:
+        options.append(f"--split {source['split']}")
+    for key in ("release", "start_date", "end_date", "config", "limit", "data_dir"):
+        if source.get(key) is not None:
+            options.append(f"--{key.replace('_', '-')} {shlex.quote(str(source[key]))}")
+    for key in ("difficulty", "platform"):
+        options += [f"--{key} {shlex.quote(v)}" for v in source.get(key, [])]
+    return " ".join(options)
+
+
+def launcher(config: dict, model: str) -> str:
+    """How a training command starts: directly, or through accelerate on several processes."""
+    rl = config["models"][model]["rl"]
+    processes = rl.get("processes", 1)
+    if processes == 1 and not rl.get("accelerate_config"):
+        return "codefrontier"
+    options = f"--processes {processes}"
+    if rl.get("accelerate_config"):
+        options += f" --accelerate-config {shlex.quote(rl['accelerate_config'])}"
+    elif not config.get("resources", {}).get("rl", {}).get("gpu"):
+        options += " --cpu"
+    return f"codefrontier launch {options} --"
+
+
+def sampling_options(sampling: dict) -> str:
+    options = [f"--backend {sampling.get('backend', 'transformers')}", f"--n {sampling['n']}"]
+    for key in ("temperature", "top_p", "max_new_tokens", "batch_size", "tensor_parallel_size",
+                "limit", "seed"):
+        if sampling.get(key) is not None:
+            options.append(f"--{key.replace('_', '-')} {sampling[key]}")
+    return " ".join(options)
+
+
+def merge_options(config: dict) -> str:
+    """`--merge MODEL LOW HIGH` per model with a merge: names the endpoints for the tables."""
+    return " ".join(f"--merge {model} {m['merge']['low']} {m['merge']['high']}"
+                    for model, m in config["models"].items() if m.get("merge"))
+
+
+def rule_helpers(config: dict):
+    """(res, provenance) for the rules: a rule's resource value, and its provenance param."""
+
+    def res(rule: str, key: str, default: Any = None) -> Any:
+        return resources(config, rule).get(key, default)
+
+    def provenance(rule: str):
+        return lambda wildcards: provenance_option(config, rule, **dict(wildcards))
+
+    return res, provenance

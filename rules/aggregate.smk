@@ -1,0 +1,62 @@
+# The frontier and ensemble tables, the charts, and the report.
+
+
+rule frontier:
+    input:
+        verdicts=wf.verdict_files(config),
+        problems="results/data/eval.parquet",
+    output:
+        "results/frontier.parquet",
+    params:
+        provenance=provenance("aggregate"),
+        merges=wf.merge_options(config),
+    conda:
+        "../envs/codefrontier.yaml"
+    log:
+        "results/logs/frontier.log",
+    benchmark:
+        "results/benchmarks/frontier.tsv"
+    shell:
+        "codefrontier {params.provenance} frontier --problems {input.problems} "
+        "--verdicts {input.verdicts} {params.merges} --out {output} > {log} 2>&1"
+
+
+rule ensemble:
+    input:
+        verdicts=wf.verdict_files(config),
+    output:
+        "results/ensemble.parquet",
+    params:
+        provenance=provenance("aggregate"),
+        merges=wf.merge_options(config),
+    conda:
+        "../envs/codefrontier.yaml"
+    log:
+        "results/logs/ensemble.log",
+    benchmark:
+        "results/benchmarks/ensemble.tsv"
+    shell:
+        "codefrontier {params.provenance} ensemble --verdicts {input.verdicts} {params.merges} "
+        "--out {output} > {log} 2>&1"
+
+
+rule plots:
+    input:
+        frontier="results/frontier.parquet",
+        ensemble="results/ensemble.parquet",
+    output:
+        report(
+            expand("results/plots/{chart}.png", chart=["frontier", "outcome_mix", "pass_at_k"]),
+            caption="../docs/report/plots.rst",
+            category="Frontier",
+        ),
+        expand("results/plots/{chart}.html", chart=["frontier", "outcome_mix", "pass_at_k"]),
+    conda:
+        "../envs/codefrontier.yaml"
+    log:
+        "results/logs/plots.log",
+    benchmark:
+        "results/benchmarks/plots.tsv"
+    shell:
+        "codefrontier plots --frontier {input.frontier} --ensemble {input.ensemble} "
+        "--out-dir results/plots > {log} 2>&1"

@@ -1,0 +1,55 @@
+# Samples and verdicts for every checkpoint (sft, rl-<reward>, a<alpha>) in every setting.
+
+
+rule sample:
+    input:
+        model=lambda wildcards: wf.checkpoint_folder(
+            config, wildcards.model, wildcards.setting, wildcards.ckpt
+        ),
+        problems="results/data/eval.parquet",
+    output:
+        "results/{model}/{setting}/{ckpt}/samples.parquet",
+    params:
+        options=wf.sampling_options(config["sampling"]),
+        provenance=provenance("sample"),
+    threads: res("sample", "threads", 1)
+    resources:
+        mem_mb=res("sample", "mem_mb"),
+        runtime=res("sample", "runtime"),
+        gpu=res("sample", "gpu", 0),
+        slurm_partition=res("sample", "slurm_partition", ""),
+    conda:
+        "../envs/codefrontier.yaml"
+    log:
+        "results/logs/sample/{model}-{setting}-{ckpt}.log",
+    benchmark:
+        "results/benchmarks/sample/{model}-{setting}-{ckpt}.tsv"
+    shell:
+        "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} codefrontier {params.provenance} sample "
+        "--model {input.model} --problems {input.problems} --setting {wildcards.setting} "
+        "{params.options} --quiet --out {output} > {log} 2>&1"
+
+
+rule judge:
+    input:
+        samples="results/{model}/{setting}/{ckpt}/samples.parquet",
+        problems="results/data/eval.parquet",
+    output:
+        "results/{model}/{setting}/{ckpt}/verdicts.parquet",
+    params:
+        workers=config["judge"].get("workers", 1),
+        provenance=provenance("judge"),
+    threads: res("judge", "threads", 1)
+    resources:
+        mem_mb=res("judge", "mem_mb"),
+        runtime=res("judge", "runtime"),
+        slurm_partition=res("judge", "slurm_partition", ""),
+    conda:
+        "../envs/codefrontier.yaml"
+    log:
+        "results/logs/judge/{model}-{setting}-{ckpt}.log",
+    benchmark:
+        "results/benchmarks/judge/{model}-{setting}-{ckpt}.tsv"
+    shell:
+        "codefrontier {params.provenance} judge --problems {input.problems} "
+        "--samples {input.samples} --workers {params.workers} --quiet --out {output} > {log} 2>&1"

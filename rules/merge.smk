@@ -1,0 +1,26 @@
+# θ_α = α·θ_high + (1−α)·θ_low, one folder per α (adding an α reruns only its own branch).
+
+
+rule merge:
+    input:
+        low=lambda wildcards: f"results/{wildcards.model}/{wildcards.setting}/rl/"
+        + config["models"][wildcards.model]["merge"]["low"],
+        high=lambda wildcards: f"results/{wildcards.model}/{wildcards.setting}/rl/"
+        + config["models"][wildcards.model]["merge"]["high"],
+    output:
+        directory("results/{model}/{setting}/merge/a{alpha}"),
+    params:
+        provenance=provenance("merge"),
+    resources:
+        mem_mb=res("merge", "mem_mb"),
+        runtime=res("merge", "runtime"),
+        slurm_partition=res("merge", "slurm_partition", ""),
+    conda:
+        "../envs/codefrontier.yaml"
+    log:
+        "results/logs/merge/{model}-{setting}-a{alpha}.log",
+    benchmark:
+        "results/benchmarks/merge/{model}-{setting}-a{alpha}.tsv"
+    shell:
+        "codefrontier {params.provenance} merge --low {input.low} --high {input.high} "
+        "--alpha={wildcards.alpha} --out {output} --force > {log} 2>&1"

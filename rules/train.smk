@@ -1,0 +1,79 @@
+# The embedded model, SFT, and one GRPO run per model x setting x reward.
+
+
+rule model_init:
+    input:
+        texts=["results/data/train.parquet", "results/data/sft.parquet"],
+    output:
+        directory("results/{model}/init"),
+    params:
+        options=lambda wildcards: " ".join(
+            f"--{key.replace('_', '-')} {value}"
+            for key, value in config["models"][wildcards.model].get("init", {}).items()
+        ),
+        provenance=provenance("model_init"),
+    conda:
+        "../envs/codefrontier.yaml"
+    log:
+        "results/logs/model_init/{model}.log",
+    benchmark:
+        "results/benchmarks/model_init/{model}.tsv"
+    shell:
+        "codefrontier {params.provenance} model init --out {output} --texts {input.texts} "
+        "{params.options} --force > {log} 2>&1"
+
+
+rule sft:
+    input:
+        model=lambda wildcards: wf.base_model(config, wildcards.model),
+        data="results/data/sft.parquet",
+    output:
+        directory("results/{model}/sft"),
+    params:
+        sets=lambda wildcards: wf.set_options(config["models"][wildcards.model].get("sft", {})),
+        launcher=lambda wildcards: wf.launcher(config, wildcards.model),
+        provenance=provenance("sft"),
+    threads: res("sft", "threads", 1)
+    resources:
+        mem_mb=res("sft", "mem_mb"),
+        runtime=res("sft", "runtime"),
+        gpu=res("sft", "gpu", 0),
+        slurm_partition=res("sft", "slurm_partition", ""),
+    conda:
+        "../envs/codefrontier.yaml"
+    log:
+        "results/logs/sft/{model}.log",
+    benchmark:
+        "results/benchmarks/sft/{model}.tsv"
+    shell:
+        "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} {params.launcher} {params.provenance} train sft "
+        "--model {input.model} --data {input.data} --out {output} {params.sets} > {log} 2>&1"
+
+
+rule rl:
+    input:
+        model=lambda wildcards: wf.sft_folder(config, wildcards.model),
+        problems="results/data/train.parquet",
+    output:
+        directory("results/{model}/{setting}/rl/{reward}"),
+    params:
+        sets=lambda wildcards: wf.set_options(config["models"][wildcards.model]["rl"]["trl"]),
+        launcher=lambda wildcards: wf.launcher(config, wildcards.model),
+        provenance=provenance("rl"),
+        judge_workers=config["judge"].get("workers", 1),
+    threads: res("rl", "threads", 1)
+    resources:
+        mem_mb=res("rl", "mem_mb"),
+        runtime=res("rl", "runtime"),
+        gpu=res("rl", "gpu", 0),
+        slurm_partition=res("rl", "slurm_partition", ""),
+    conda:
+        "../envs/codefrontier.yaml"
+    log:
+        "results/logs/rl/{model}-{setting}-{reward}.log",
+    benchmark:
+        "results/benchmarks/rl/{model}-{setting}-{reward}.tsv"
+    shell:
+        "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} {params.launcher} {params.provenance} train grpo "
+        "--model {input.model} --problems {input.problems} --reward {wildcards.reward} "
+        "--judge-workers {params.judge_workers} --out {output} {params.sets} > {log} 2>&1"
