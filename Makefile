@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 TORCH_CPU := torch==2.13.0
 
-.PHONY: install run test bench clean
+.PHONY: install run test bench slurm clean
 
 $(BIN)/codefrontier: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,15 +19,23 @@ $(BIN)/codefrontier: pyproject.toml
 install: $(BIN)/codefrontier
 
 run: install
-	$(BIN)/codefrontier judge --problems examples/problems.jsonl \
-		--samples examples/samples.jsonl --out results/example/verdicts.parquet
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake -c2 results/frontier.parquet
 
+# As root on Debian (CI), a single-node Slurm cluster is started for the Slurm test.
 test: install
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then bash .ci/slurm-up.sh; \
+	else echo "not root on Debian: no Slurm cluster, the Slurm test is skipped"; fi
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake --lint
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest
 
 bench: install
 	$(BIN)/python benchmarks/judge.py
+	$(BIN)/python benchmarks/merge.py
+
+# a single-node Slurm cluster on this machine (Debian, root), for the Slurm tests
+slurm:
+	bash .ci/slurm-up.sh
 
 clean:
 	rm -rf $(VENV) results .pytest_cache .ruff_cache

@@ -90,7 +90,13 @@ def provenance_option(config: dict, rule: str, **wildcards: str) -> str:
 
 def set_options(values: dict) -> str:
     """`--set key=value` options for a trainer (values as JSON, which YAML reads)."""
-    return " ".join(f"--set {shlex.quote(f'{k}={json.dumps(v)}')}" for k, v in values.items())
+    return " ".join(f"--set {shlex.quote(f'{k}={json.dumps(v)}')}"
+                    for k, v in sorted(values.items()))
+
+
+def init_options(init: dict) -> str:
+    """`codefrontier model init` size options, in a fixed order (params are compared as text)."""
+    return " ".join(f"--{key.replace('_', '-')} {value}" for key, value in sorted(init.items()))
 
 
 def resources(config: dict, rule: str) -> dict:

@@ -7,9 +7,8 @@ rule model_init:
     output:
         directory("results/{model}/init"),
     params:
-        options=lambda wildcards: " ".join(
-            f"--{key.replace('_', '-')} {value}"
-            for key, value in config["models"][wildcards.model].get("init", {}).items()
+        options=lambda wildcards: wf.init_options(
+            config["models"][wildcards.model].get("init", {})
         ),
         provenance=provenance("model_init"),
     conda:

@@ -1,0 +1,83 @@
+"""Aggregation of verdicts into frontier and ensemble rows, on hand-written verdict files."""
+
+import dataclasses
+import math
+
+import pytest
+from conftest import stdin_problem
+
+from codefrontier.frontier import Checkpoint, ensemble_rows, frontier_rows, pools_for
+from codefrontier.judge.files import VERDICTS_SCHEMA
+from codefrontier.problems import Test, save_problems
+from codefrontier.settings.base import SAMPLES_SCHEMA
+from codefrontier.tables import write_records
+
+
+def verdict(problem_id, sample_id, outcome, cause=None):
+    return {"problem_id": problem_id, "sample_id": sample_id, "outcome": outcome, "verdicts": [],
+            "input_lens": [], "cpu_s": [], "peak_mb": [], "first_failure": None,
+            "max_passed_input_len": None, "format_error_cause": cause, "error": "",
+            "isolation": "namespaces"}
+
+
+def write_checkpoint(root, name, outcomes):
+    """outcomes: {problem_id: [outcome, ...]}"""
+    folder = root / "results" / "m" / "reasoning" / name
+    rows, samples = [], []
+    for pid, values in outcomes.items():
+        for index, outcome in enumerate(values):
+            rows.append(verdict(pid, index, outcome, "truncated" if outcome == "format_error" else None))
+            samples.append({"problem_id": pid, "sample_id": index, "setting": "reasoning",
+                            "completion": "", "finish_reason": "stop", "prompt_tokens": 5,
+                            "completion_tokens": 10 * (index + 1), "turns": 1})
+    write_records(rows, folder / "verdicts.parquet", schema=VERDICTS_SCHEMA)
+    write_records(samples, folder / "samples.parquet", schema=SAMPLES_SCHEMA)
+    return Checkpoint.from_verdicts_path(folder / "verdicts.parquet")
+
+
+@pytest.fixture
+def problems(tmp_path):
+    tests = (Test("1 2\n", "3"),)
+    path = tmp_path / "eval.parquet"
+    hard = dataclasses.replace(stdin_problem("p-hard", tests=tests), difficulty="hard")
+    save_problems([stdin_problem("p-easy", tests=tests), hard], path)
+    return path
+
+
+def test_rows_per_difficulty_and_all(tmp_path, problems):
+    ckpt = write_checkpoint(tmp_path, "a1.5", {
+        "p-easy": ["correct", "correct", "optimization_failure", "format_error"],
+        "p-hard": ["correctness_failure", "correctness_failure", "correct", "correct"]})
+    rows = {r["difficulty"]: r for r in frontier_rows([ckpt], problems, {"m": ("k2", "kinf")})}
+    assert set(rows) == {"easy", "hard", "all"}
+    everything = rows["all"]
+    assert (everything["kind"], everything["alpha"], everything["reward"]) == ("merge", 1.5, "k2->kinf")
+    assert everything["rate_correct"] == 0.5 and everything["rate_format_error"] == 0.125
+    assert everything["format_truncated_rate"] == 0.125
+    assert everything["pass_at_1"] == pytest.approx(0.5)
+    assert everything["mean_completion_tokens"] == pytest.approx(25.0)
+    assert rows["easy"]["rate_optimization_failure"] == 0.25 and rows["easy"]["problems"] == 1
+
+
+def test_pools_and_solve_sets(tmp_path):
+    def ckpt(name, easy, hard):
+        return write_checkpoint(tmp_path, name, {"p-easy": easy, "p-hard": hard})
+
+    fail = ["correctness_failure"] * 4
+    checkpoints = [ckpt("sft", ["correct"] * 4, fail), ckpt("rl-k2", ["correct", "correct", *fail[:2]], fail),
+                   ckpt("rl-kinf", fail, fail), ckpt("a0.5", ["correct", *fail[:3]], fail),
+                   ckpt("a2", fail, ["correct", *fail[:3]])]
+    assert pools_for(["a0.5", "a2", "rl-k2", "rl-kinf", "sft"], "k2", "kinf") == {
+        "single:a0.5": ["a0.5"], "single:a2": ["a2"], "single:rl-k2": ["rl-k2"],
+        "single:rl-kinf": ["rl-kinf"], "single:sft": ["sft"], "interpolation": ["a0.5"],
+        "interpolation+extrapolation": ["a0.5", "a2"], "rl-endpoints": ["rl-k2", "rl-kinf"]}
+    rows = ensemble_rows(checkpoints, {"m": ("k2", "kinf")})
+    by = {(r["pool"], r["k"]): r for r in rows}
+    assert [r["k"] for r in rows if r["pool"] == "single:sft"] == [1, 2, 4]
+    assert by[("single:sft", 1)]["pass_at_k"] == pytest.approx(0.5)
+    assert by[("best-single", 1)]["members"] == ["sft"]
+    assert by[("interpolation+extrapolation", 2)]["pass_at_k"] == pytest.approx((0.25 + 0.25) / 2)
+    assert by[("interpolation+extrapolation", 1)]["solved_beyond_best"] == ["p-hard"]
+    only = by[("only-extrapolated", None)]
+    assert only["solved"] == ["p-hard"] and only["members"] == ["a2"]
+    assert not math.isnan(by[("rl-endpoints", 4)]["pass_at_k"])

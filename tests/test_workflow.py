@@ -1,0 +1,149 @@
+"""The Snakemake workflow: lint, the whole smoke DAG for real, a one-α rerun, and audits."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+import yaml
+
+from codefrontier import workflow as wf
+
+REPO = Path(__file__).resolve().parents[1]
+SMOKE = REPO / "configs" / "smoke.yaml"
+VENV_BIN = str(Path(sys.executable).parent)
+ENV = {**os.environ, "PATH": f"{VENV_BIN}:{os.environ['PATH']}", "HF_HUB_OFFLINE": "1"}
+
+
+def snakemake(workdir, *args, config=SMOKE, timeout=1800):
+    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"),
+               "-d", str(workdir), f"--configfile={config}", "-c2", *map(str, args)]
+    return subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=timeout)
+
+
+def codefrontier(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "codefrontier.cli", *map(str, args)],
+                          capture_output=True, text=True, env=ENV, cwd=cwd, timeout=600)
+
+
+def test_lint_is_clean():
+    done = subprocess.run([sys.executable, "-m", "snakemake", "--lint"], cwd=REPO,
+                          capture_output=True, text=True, env=ENV, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Congratulations" in done.stdout + done.stderr
+
+
+def test_alpha_names_round_trip():
+    assert [wf.format_alpha(a) for a in (-0.5, 0, 0.0, 1, 1.5, 2.25)] == \
+        ["-0.5", "0", "0", "1", "1.5", "2.25"]
+    config = yaml.safe_load(SMOKE.read_text())
+    assert wf.checkpoint_names(config["models"]["tiny"]) == \
+        ["sft", "rl-k2", "rl-kinf", "a-0.5", "a0.5", "a1.5"]
+
+
+def test_a_bad_config_fails_validation_with_a_clear_message(tmp_path):
+    config = yaml.safe_load(SMOKE.read_text())
+    config["sampling"]["n"] = 0
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(config))
+    done = snakemake(tmp_path, "-n", config=bad, timeout=120)
+    assert done.returncode != 0
+    message = done.stdout + done.stderr
+    assert "0 is less than the minimum of 1" in message and "['sampling']['n']" in message
+
+
+@pytest.fixture(scope="module")
+def smoke_run(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("workflow")
+    done = snakemake(workdir)
+    assert done.returncode == 0, done.stderr[-5000:]
+    return workdir
+
+
+@pytest.mark.slow
+def test_the_smoke_workflow_writes_every_table_and_chart(smoke_run):
+    results = smoke_run / "results"
+    frontier = pd.read_parquet(results / "frontier.parquet")
+    assert set(frontier["checkpoint"]) == {"sft", "rl-k2", "rl-kinf", "a-0.5", "a0.5", "a1.5"}
+    everything = frontier[frontier["difficulty"] == "all"]
+    rates = everything[[c for c in frontier.columns if c.startswith("rate_")]].sum(axis=1)
+    assert (rates - 1).abs().max() < 1e-9
+    merged = everything[everything["kind"] == "merge"]
+    assert set(merged["reward"]) == {"k2->kinf"} and sorted(merged["alpha"]) == [-0.5, 0.5, 1.5]
+    ensemble = pd.read_parquet(results / "ensemble.parquet")
+    assert {"best-single", "interpolation", "interpolation+extrapolation",
+            "rl-endpoints", "only-extrapolated"} <= set(ensemble["pool"])
+    for chart in ("frontier", "outcome_mix", "pass_at_k"):
+        assert (results / "plots" / f"{chart}.png").stat().st_size > 1000
+        assert (results / "plots" / f"{chart}.html").exists()
+    assert list((results / "logs").rglob("*.log")) and list((results / "benchmarks").rglob("*.tsv"))
+
+
+@pytest.mark.slow
+def test_adding_one_alpha_reruns_only_its_branch_and_the_aggregates(smoke_run, tmp_path):
+    config = yaml.safe_load(SMOKE.read_text())
+    config["models"]["tiny"]["merge"]["alphas"].append(2.0)
+    more = tmp_path / "more.yaml"
+    more.write_text(yaml.safe_dump(config))
+    done = snakemake(smoke_run, "-n", "--quiet", "rules", config=more, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    counts = {}
+    for line in (done.stdout + done.stderr).splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[1].isdigit() and parts[0] != "total":
+            counts[parts[0]] = int(parts[1])
+    assert counts == {"merge": 1, "sample": 1, "judge": 1, "frontier": 1, "ensemble": 1,
+                      "plots": 1, "all": 1}
+
+
+@pytest.mark.slow
+def test_audit_passes_then_catches_a_tampered_input(smoke_run):
+    done = codefrontier("audit", "results/frontier.parquet", "--config", SMOKE, cwd=smoke_run)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no findings" in done.stdout
+    samples = smoke_run / "results" / "tiny" / "reasoning" / "a0.5" / "samples.parquet"
+    original = samples.read_bytes()
+    table = pq.read_table(samples)
+    rows = table.to_pylist()
+    rows[0]["completion"] = "```python\nprint(42)\n```"
+    pq.write_table(type(table).from_pylist(rows, schema=table.schema), samples)
+    try:
+        done = codefrontier("audit", "results/frontier.parquet", "--config", SMOKE, cwd=smoke_run)
+        assert done.returncode == 1
+        assert f"input {samples} changed after it was used" in done.stdout
+    finally:
+        samples.write_bytes(original)
+
+
+@pytest.mark.slow
+def test_audit_reports_other_config_and_missing_provenance(smoke_run, tmp_path):
+    config = yaml.safe_load(SMOKE.read_text())
+    config["sampling"]["temperature"] = 0.5
+    changed = tmp_path / "changed.yaml"
+    changed.write_text(yaml.safe_dump(config))
+    done = codefrontier("audit", "results/frontier.parquet", "--config", changed, cwd=smoke_run)
+    assert done.returncode == 1
+    assert "made with another config for rule 'sample'" in done.stdout
+    bare = tmp_path / "bare.parquet"
+    pq.write_table(pq.read_table(smoke_run / "results" / "frontier.parquet").replace_schema_metadata({}),
+                   bare)
+    done = codefrontier("audit", bare, cwd=tmp_path)
+    assert done.returncode == 1 and "no provenance" in done.stdout
+
+
+@pytest.mark.slow
+def test_every_output_records_its_provenance(smoke_run):
+    results = smoke_run / "results"
+    samples = pq.read_schema(results / "tiny" / "reasoning" / "sft" / "samples.parquet")
+    record = json.loads(samples.metadata[b"codefrontier.provenance"])
+    assert record["config"]["rule"] == "sample" and record["seed"] == 0
+    assert record["code_version"] and record["inputs"]
+    merged = json.loads((results / "tiny" / "reasoning" / "merge" / "a1.5" / "provenance.json")
+                        .read_text())
+    assert merged["config"]["slice"] == {"low": "k2", "high": "kinf", "alpha": "1.5"}
+    rl = json.loads((results / "tiny" / "reasoning" / "rl" / "kinf" / "provenance.json").read_text())
+    assert rl["reward"] == "kinf" and rl["transformers_version"]
