@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import shlex
+from pathlib import Path
 from typing import Any
 
 EMBEDDED = "embedded"
@@ -157,3 +158,9 @@ def rule_helpers(config: dict):
         return lambda wildcards: provenance_option(config, rule, **dict(wildcards))
 
     return res, provenance
+
+
+def local_input(path: str) -> list[str]:
+    """A model reference as a rule input: a folder (made by a rule or on disk) is one;
+    a hub id is not a file, so the rule does not depend on it."""
+    return [path] if path.startswith("results/") or Path(path).exists() else []

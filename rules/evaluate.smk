@@ -3,13 +3,16 @@
 
 rule sample:
     input:
-        model=lambda wildcards: wf.checkpoint_folder(
-            config, wildcards.model, wildcards.setting, wildcards.ckpt
+        model=lambda wildcards: wf.local_input(
+            wf.checkpoint_folder(config, wildcards.model, wildcards.setting, wildcards.ckpt)
         ),
         problems="results/data/eval.parquet",
     output:
         "results/{model}/{setting}/{ckpt}/samples.parquet",
     params:
+        model=lambda wildcards: wf.checkpoint_folder(
+            config, wildcards.model, wildcards.setting, wildcards.ckpt
+        ),
         options=wf.sampling_options(config["sampling"]),
         provenance=provenance("sample"),
     threads: res("sample", "threads", 1)
@@ -26,7 +29,7 @@ rule sample:
         "results/benchmarks/sample/{model}-{setting}-{ckpt}.tsv"
     shell:
         "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} codefrontier {params.provenance} sample "
-        "--model {input.model} --problems {input.problems} --setting {wildcards.setting} "
+        "--model {params.model} --problems {input.problems} --setting {wildcards.setting} "
         "{params.options} --quiet --out {output} > {log} 2>&1"
 
 

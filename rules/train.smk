@@ -24,11 +24,12 @@ rule model_init:
 
 rule sft:
     input:
-        model=lambda wildcards: wf.base_model(config, wildcards.model),
+        model=lambda wildcards: wf.local_input(wf.base_model(config, wildcards.model)),
         data="results/data/sft.parquet",
     output:
         directory("results/{model}/sft"),
     params:
+        model=lambda wildcards: wf.base_model(config, wildcards.model),
         sets=lambda wildcards: wf.set_options(config["models"][wildcards.model].get("sft", {})),
         launcher=lambda wildcards: wf.launcher(config, wildcards.model),
         provenance=provenance("sft"),
@@ -46,16 +47,17 @@ rule sft:
         "results/benchmarks/sft/{model}.tsv"
     shell:
         "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} {params.launcher} {params.provenance} train sft "
-        "--model {input.model} --data {input.data} --out {output} {params.sets} > {log} 2>&1"
+        "--model {params.model} --data {input.data} --out {output} {params.sets} > {log} 2>&1"
 
 
 rule rl:
     input:
-        model=lambda wildcards: wf.sft_folder(config, wildcards.model),
+        model=lambda wildcards: wf.local_input(wf.sft_folder(config, wildcards.model)),
         problems="results/data/train.parquet",
     output:
         directory("results/{model}/{setting}/rl/{reward}"),
     params:
+        model=lambda wildcards: wf.sft_folder(config, wildcards.model),
         sets=lambda wildcards: wf.set_options(config["models"][wildcards.model]["rl"]["trl"]),
         launcher=lambda wildcards: wf.launcher(config, wildcards.model),
         provenance=provenance("rl"),
@@ -65,6 +67,7 @@ rule rl:
         mem_mb=res("rl", "mem_mb"),
         runtime=res("rl", "runtime"),
         gpu=res("rl", "gpu", 0),
+        nodes=res("rl", "nodes", 1),
         slurm_partition=res("rl", "slurm_partition", ""),
     conda:
         "../envs/codefrontier.yaml"
@@ -74,5 +77,5 @@ rule rl:
         "results/benchmarks/rl/{model}-{setting}-{reward}.tsv"
     shell:
         "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} {params.launcher} {params.provenance} train grpo "
-        "--model {input.model} --problems {input.problems} --reward {wildcards.reward} "
+        "--model {params.model} --problems {input.problems} --reward {wildcards.reward} "
         "--judge-workers {params.judge_workers} --out {output} {params.sets} > {log} 2>&1"

@@ -45,6 +45,19 @@ def test_alpha_names_round_trip():
         ["sft", "rl-k2", "rl-kinf", "a-0.5", "a0.5", "a1.5"]
 
 
+@pytest.mark.parametrize("grid", ["qwen2.5-7b.yaml", "qwen2.5-32b.yaml"])
+def test_the_cluster_grids_plan_their_dag(grid, tmp_path):
+    done = snakemake(tmp_path, "-n", "--quiet", "rules", config=REPO / "configs" / grid,
+                     timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    config = yaml.safe_load((REPO / "configs" / grid).read_text())
+    (model,) = config["models"]
+    alphas = len(config["models"][model]["merge"]["alphas"])
+    rewards = len(config["models"][model]["rl"]["rewards"])
+    words = " ".join((done.stdout + done.stderr).split())
+    assert f"merge {alphas}" in words and f"rl {rewards}" in words
+
+
 def test_a_bad_config_fails_validation_with_a_clear_message(tmp_path):
     config = yaml.safe_load(SMOKE.read_text())
     config["sampling"]["n"] = 0
