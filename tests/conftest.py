@@ -26,6 +26,18 @@ os.environ.setdefault("CODEFRONTIER_CACHE", tempfile.mkdtemp(prefix="codefrontie
 SUM_OK = "a, b = map(int, input().split())\nprint(a + b)\n"
 
 
+def assert_fails_offline(code: str, tmp_path) -> None:
+    """Running `code` with the Hub unreachable fails with DatasetUnavailable naming --data-dir."""
+    import subprocess
+    import sys
+
+    env = {"HF_HUB_OFFLINE": "1", "HF_HOME": str(tmp_path / "hf"), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert done.returncode != 0
+    assert "DatasetUnavailable" in done.stderr and "--data-dir" in done.stderr
+
+
 @pytest.fixture(scope="session")
 def judge():
     with JudgePool(workers=2) as pool:

@@ -6,6 +6,7 @@ import sys
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from conftest import assert_fails_offline
 
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.loaders.codecontests_plus import (
@@ -128,13 +129,8 @@ def test_unknown_config_and_missing_files_fail_clearly(data_dir, tmp_path):
 
 
 def test_an_unreachable_hub_fails_with_a_clear_message(tmp_path):
-    code = ("from codefrontier.loaders.codecontests_plus import load_codecontests_plus\n"
-            "load_codecontests_plus(limit=1)\n")
-    env = {"HF_HUB_OFFLINE": "1", "HF_HOME": str(tmp_path / "hf"), "PATH": "/usr/bin:/bin"}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                          timeout=120)
-    assert done.returncode != 0
-    assert "DatasetUnavailable" in done.stderr and "--data-dir" in done.stderr
+    assert_fails_offline("from codefrontier.loaders.codecontests_plus import load_codecontests_plus\n"
+                         "load_codecontests_plus(limit=1)\n", tmp_path)
 
 
 @pytest.mark.slow

@@ -9,6 +9,7 @@ import zlib
 from datetime import date
 
 import pytest
+from conftest import assert_fails_offline
 
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.loaders.hub import DatasetUnavailable
@@ -108,13 +109,8 @@ def test_missing_local_files_fail_clearly(tmp_path):
 
 
 def test_an_unreachable_hub_fails_with_a_clear_message(tmp_path):
-    code = ("from codefrontier.loaders.livecodebench import load_livecodebench\n"
-            "load_livecodebench('release_v1')\n")
-    env = {"HF_HUB_OFFLINE": "1", "HF_HOME": str(tmp_path / "hf"), "PATH": "/usr/bin:/bin"}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                          timeout=120)
-    assert done.returncode != 0
-    assert "DatasetUnavailable" in done.stderr and "--data-dir" in done.stderr
+    assert_fails_offline("from codefrontier.loaders.livecodebench import load_livecodebench\n"
+                         "load_livecodebench('release_v1')\n", tmp_path)
 
 
 @pytest.mark.slow

@@ -96,6 +96,22 @@ def last_checkpoint(work_dir: Path) -> str | None:
     return None
 
 
+def train_and_save(trainer, work: Path, out: Path, model: str, inputs: list, **fields) -> Path:
+    """Train (resuming from the work folder's last complete checkpoint) and save the result
+    with a provenance record; `model` counts as an input when it is a local folder."""
+    from codefrontier.provenance import record
+
+    resume = last_checkpoint(work)
+    if resume:
+        log.info("resuming from %s", resume)
+    trainer.train(resume_from_checkpoint=resume)
+    config = trainer.args
+    local = [path for path in (model,) if Path(path).is_dir()]
+    return save_final(trainer, out, record(
+        [*local, *inputs], model=str(model), seed=config.seed, resumed_from=resume,
+        settings=config.to_dict() | {"output_dir": None, "logging_dir": None}, **fields))
+
+
 def save_final(trainer, out: Path, provenance: dict) -> Path:
     """The trained model as a save_pretrained folder that generates with the KV cache on.
 

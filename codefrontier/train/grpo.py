@@ -25,10 +25,9 @@ from pathlib import Path
 
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.problems import Problem, load_problems
-from codefrontier.provenance import record
 from codefrontier.rewards import parse_reward, tests_needed
 from codefrontier.settings import reasoning
-from codefrontier.train.common import last_checkpoint, save_final, trainer_config, work_dir_for
+from codefrontier.train.common import train_and_save, trainer_config, work_dir_for
 
 log = logging.getLogger("codefrontier.train.grpo")
 
@@ -142,12 +141,5 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
         trainer = GRPOTrainer(model=model, reward_funcs=[reward_function], args=config,
                               train_dataset=prompt_dataset(problems),
                               processing_class=load_tokenizer(model))
-        resume = last_checkpoint(work)
-        if resume:
-            log.info("resuming from %s", resume)
-        trainer.train(resume_from_checkpoint=resume)
-        local = [path for path in (model,) if Path(path).is_dir()]
-        return save_final(trainer, out, record(
-            [*local, problems_path], kind="rl", reward=reward, model=str(model),
-            seed=config.seed, resumed_from=resume,
-            settings=config.to_dict() | {"output_dir": None, "logging_dir": None}))
+        return train_and_save(trainer, work, out, model, [problems_path], kind="rl",
+                              reward=reward)

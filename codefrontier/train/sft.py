@@ -11,9 +11,8 @@ import logging
 import os
 from pathlib import Path
 
-from codefrontier.provenance import record
 from codefrontier.tables import read_records
-from codefrontier.train.common import last_checkpoint, save_final, trainer_config, work_dir_for
+from codefrontier.train.common import train_and_save, trainer_config, work_dir_for
 
 log = logging.getLogger("codefrontier.train.sft")
 
@@ -60,11 +59,4 @@ def run_sft(model: str, data: str | os.PathLike, out: str | os.PathLike,
     tokenizer = load_tokenizer(model)
     trainer = SFTTrainer(model=model, args=config, train_dataset=load_pairs(data),
                          processing_class=tokenizer)
-    resume = last_checkpoint(work)
-    if resume:
-        log.info("resuming from %s", resume)
-    trainer.train(resume_from_checkpoint=resume)
-    local = [path for path in (model,) if Path(path).is_dir()]
-    return save_final(trainer, out, record(
-        [*local, data], kind="sft", model=str(model), seed=config.seed, resumed_from=resume,
-        settings=config.to_dict() | {"output_dir": None, "logging_dir": None}))
+    return train_and_save(trainer, work, out, model, [data], kind="sft")
