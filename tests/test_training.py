@@ -222,7 +222,8 @@ def test_launch_commands_for_one_node_and_for_a_multi_node_slurm_job():
 
     single = accelerate_argv(2, ["train", "sft"], cpu=True, env={})
     assert single[1:3] == ["-m", "accelerate.commands.launch"]
-    assert single[single.index("--num_processes") + 1] == "2" and "--cpu" in single
+    assert single[single.index("--num_processes") + 1] == "2" and "--multi_gpu" in single
+    assert single[single.index("--mixed_precision") + 1] == "no"
     assert single[-4:] == ["-m", "codefrontier.cli", "train", "sft"]
     multi = accelerate_argv(4, ["train", "grpo"], accelerate_config="zero3.yaml",
                             env={"SLURM_NNODES": "2", "SLURM_JOB_NODELIST": "gpu01,gpu02"})

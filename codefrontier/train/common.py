@@ -31,7 +31,7 @@ def accelerator_settings() -> dict[str, Any]:
 
     if torch.cuda.is_available():
         return {"bf16": torch.cuda.is_bf16_supported()}
-    return dict(CPU_SAFE)
+    return {**CPU_SAFE, "use_cpu": True}  # several CPU processes then form a gloo group
 
 
 def parse_overrides(pairs: list[str]) -> dict[str, Any]:

@@ -40,10 +40,12 @@ def accelerate_argv(processes_per_node: int, command: list[str], cpu: bool = Fal
               "--dynamo_backend", "no"]
     if accelerate_config:
         launch += ["--config_file", accelerate_config]
+    elif processes_per_node > 1 or nodes > 1:
+        # torch.distributed.run either way; on CPU the trainer's use_cpu turns the
+        # processes into a gloo group (accelerate's --cpu flag alone runs one process)
+        launch += ["--multi_gpu", "--mixed_precision", "no" if cpu else "bf16"]
     elif cpu:
         launch += ["--cpu", "--mixed_precision", "no"]
-    elif processes_per_node > 1 or nodes > 1:
-        launch += ["--multi_gpu", "--mixed_precision", "bf16"]
     target = ["-m", "codefrontier.cli", *command]
     if nodes == 1:
         return [*launch, *target]
