@@ -16,7 +16,9 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
-validate(config, "config.schema.yaml")
+# no defaults written into the config: the slices recorded in provenance stay the
+# config files' own values, which `codefrontier audit` compares with
+validate(config, "config.schema.yaml", set_default=False)
 
 MODELS = list(config["models"])
 SETTINGS = config["settings"]

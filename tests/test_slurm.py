@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -38,13 +39,16 @@ def test_the_smoke_workflow_runs_through_slurm(slurm, tmp_path):
     command = ["timeout", "-s", "INT", "1500", sys.executable, "-m", "snakemake",
                "--profile", "slurm", "results/frontier.parquet",
                f"--configfile={REPO / 'configs' / 'smoke.yaml'}", "-d", str(tmp_path),
-               "--slurm-init-seconds-before-status-checks", "5"]
+               "--slurm-init-seconds-before-status-checks", "5", "--slurm-keep-successful-logs"]
+    started = time.time() - 1
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, env=ENV,
                           timeout=1600)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-5000:]
     frontier = pd.read_parquet(tmp_path / "results" / "frontier.parquet")
     assert set(frontier["checkpoint"]) == {"sft", "rl-k2", "rl-kinf", "a-0.5", "a0.5", "a1.5"}
-    # every job ran as a Slurm job: the plugin keeps one log per job
-    slurm_logs = list((tmp_path / ".snakemake" / "slurm_logs").rglob("*.log"))
-    assert len(slurm_logs) >= 20
+    # every job ran as a Slurm job: the plugin keeps one log per job (with the flag above)
+    slurm_logs = [log for root in (tmp_path, REPO)
+                  for log in (root / ".snakemake" / "slurm_logs").rglob("*.log")
+                  if log.stat().st_mtime >= started]
+    assert len(slurm_logs) >= 20, slurm_logs
