@@ -18,8 +18,10 @@ $(BIN)/codefrontier: pyproject.toml
 
 install: $(BIN)/codefrontier
 
+# the whole DAG (rule all: frontier and ensemble tables, charts), then the report
 run: install
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake -c2 results/frontier.parquet
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake -c2
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake --report results/report.html
 
 # As root on Debian (CI), a single-node Slurm cluster is started for the Slurm test.
 test: install

@@ -94,6 +94,10 @@ def test_the_smoke_workflow_writes_every_table_and_chart(smoke_run):
         assert (results / "plots" / f"{chart}.png").stat().st_size > 1000
         assert (results / "plots" / f"{chart}.html").exists()
     assert list((results / "logs").rglob("*.log")) and list((results / "benchmarks").rglob("*.tsv"))
+    report = snakemake(smoke_run, "--report", "results/report.html", timeout=300)
+    assert report.returncode == 0, report.stderr[-3000:]
+    html = (results / "report.html").read_text(errors="replace")
+    assert "frontier.png" in html and "correctness-failure rate" in html
 
 
 @pytest.mark.slow
