@@ -97,7 +97,7 @@ def test_the_smoke_workflow_writes_every_table_and_chart(smoke_run):
     report = snakemake(smoke_run, "--report", "results/report.html", timeout=300)
     assert report.returncode == 0, report.stderr[-3000:]
     html = (results / "report.html").read_text(errors="replace")
-    assert "frontier.png" in html and "correctness-failure rate" in html
+    assert "frontier.png" in html and "optimization-failure rate" in html  # the caption
 
 
 @pytest.mark.slow
