@@ -32,7 +32,6 @@ DEFAULTS = {
     "report_to": "none",
     "seed": 0,
     "dataloader_num_workers": 0,
-    "train_sampling_strategy": "group_by_length",  # less padding: about a third less compute here
 }
 
 
