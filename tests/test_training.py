@@ -119,15 +119,17 @@ def test_a_truncated_completion_is_a_truncated_format_error(judge):
 def test_sft_is_killed_and_resumes_to_a_complete_checkpoint(tiny_model, data, tmp_path):
     out = tmp_path / "sft"
     args = ["train", "sft", "--model", tiny_model, "--data", data / "sft.parquet", "--out", out,
-            "--set", "max_steps=40", "--set", "save_steps=2", "--set", "logging_steps=1",
+            "--set", "max_steps=400", "--set", "save_steps=2", "--set", "logging_steps=1",
             "--set", "per_device_train_batch_size=2", "--set", "learning_rate=1e-3"]
     first = subprocess.Popen([sys.executable, "-m", "codefrontier.cli", *map(str, args)],
                              env=OFFLINE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     work = tmp_path / "sft.work"
     deadline = time.monotonic() + 600
-    while not (work / "checkpoint-4").is_dir() and first.poll() is None:
+    # kill once a complete checkpoint exists (the kill may land in the middle of the next save)
+    while not list(work.glob("checkpoint-*/trainer_state.json")):
+        assert first.poll() is None, "training ended before it could be killed"
         assert time.monotonic() < deadline, "no checkpoint appeared"
-        time.sleep(0.2)
+        time.sleep(0.05)
     first.send_signal(signal.SIGKILL)
     first.wait()
     assert not out.exists()  # a killed run leaves no output that looks complete
@@ -136,9 +138,9 @@ def test_sft_is_killed_and_resumes_to_a_complete_checkpoint(tiny_model, data, tm
     assert "resuming from" in done.stderr
     provenance = json.loads((out / "provenance.json").read_text())
     assert provenance["kind"] == "sft" and provenance["resumed_from"].endswith(
-        tuple(f"checkpoint-{n}" for n in range(4, 41, 2)))
-    state = json.loads((work / "checkpoint-40" / "trainer_state.json").read_text())
-    assert state["global_step"] == 40
+        tuple(f"checkpoint-{n}" for n in range(2, 401, 2)))
+    state = json.loads((work / "checkpoint-400" / "trainer_state.json").read_text())
+    assert state["global_step"] == 400
     generation = json.loads((out / "generation_config.json").read_text())
     assert generation["use_cache"] is True
     assert json.loads((out / "config.json").read_text())["use_cache"] is True
