@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from codefrontier.metrics import mean_pooled_pass_at_k
+from codefrontier.metrics import mean_pooled_pass_at_k, split_budget
 from codefrontier.problems import load_problems
 from codefrontier.tables import read_records
 
@@ -79,13 +79,17 @@ def _is_alpha(name: str) -> bool:
         return False
 
 
-def correct_counts(checkpoint: Checkpoint) -> dict[str, tuple[int, int]]:
+def problem_counts(verdicts: list[dict]) -> dict[str, tuple[int, int]]:
     """problem_id -> (samples, correct samples)."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for row in read_records(checkpoint.verdicts):
+    for row in verdicts:
         counts[row["problem_id"]][0] += 1
         counts[row["problem_id"]][1] += row["outcome"] == "correct"
     return {pid: (n, c) for pid, (n, c) in counts.items()}
+
+
+def correct_counts(checkpoint: Checkpoint) -> dict[str, tuple[int, int]]:
+    return problem_counts(read_records(checkpoint.verdicts))
 
 
 def frontier_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLike,
@@ -116,10 +120,7 @@ def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], tokens: dict,
          merge_reward: str | None) -> dict:
     outcomes = Counter(v["outcome"] for v in verdicts)
     causes = Counter(v["format_error_cause"] for v in verdicts if v["outcome"] == "format_error")
-    per_problem: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for v in verdicts:
-        per_problem[v["problem_id"]][0] += 1
-        per_problem[v["problem_id"]][1] += v["outcome"] == "correct"
+    per_problem = problem_counts(verdicts)
     used = [tokens[(v["problem_id"], v["sample_id"])] for v in verdicts
             if (v["problem_id"], v["sample_id"]) in tokens]
     total = len(verdicts)
@@ -198,7 +199,5 @@ def budgets(n: int) -> list[int]:
 
 
 def _budget_fits(members: list[str], k: int, counts: dict) -> bool:
-    from codefrontier.metrics import split_budget
-
     return all(k_j <= min(n for n, _ in counts[m].values())
                for m, k_j in zip(members, split_budget(k, len(members)), strict=True))
