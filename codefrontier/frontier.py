@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from codefrontier.metrics import mean_pooled_pass_at_k, split_budget
+from codefrontier.metrics import mean_pooled_pass_at_k, most_draws_per_member
 from codefrontier.problems import load_problems
 from codefrontier.tables import read_records
 
@@ -199,5 +199,7 @@ def budgets(n: int) -> list[int]:
 
 
 def _budget_fits(members: list[str], k: int, counts: dict) -> bool:
-    return all(k_j <= min(n for n, _ in counts[m].values())
-               for m, k_j in zip(members, split_budget(k, len(members)), strict=True))
+    """Whether every member can supply ⌈k/m⌉ samples on every problem: any of them may
+    be among those drawing the k mod m extra samples."""
+    most = most_draws_per_member(k, len(members))
+    return all(most <= min(n for n, _ in counts[m].values()) for m in members)

@@ -2,10 +2,16 @@
 
 pass@k of one problem with n samples of which c are correct is the chance that
 k samples drawn without replacement include a correct one:
-1 − C(n−c, k)/C(n, k). A pool of m checkpoints shares the budget k, checkpoint
-j drawing k_j of its n_j samples (Σ k_j = k): 1 − Π_j C(n_j−c_j, k_j)/C(n_j, k_j).
-The budget is split as evenly as possible, the first members taking the
-remainder (`split_budget`).
+1 − C(n−c, k)/C(n, k). A pool of m checkpoints shares the budget k = q·m + r
+(q = ⌊k/m⌋, r = k mod m): every member draws q of its n_j samples and r members,
+chosen uniformly at random, draw one more. With miss_j(k_j) = C(n_j−c_j, k_j)/C(n_j, k_j),
+
+    pooled pass@k = 1 − (1/C(m, r)) · Σ_{|S|=r} Π_{j∈S} miss_j(q+1) · Π_{j∉S} miss_j(q),
+
+the expectation over which members draw the extra samples, so the value does not
+depend on the order of the members; a pool of one is the single checkpoint's pass@k.
+It is computed exactly by a recurrence over the members (`_mean_over_subsets`),
+not by sampling.
 """
 
 from __future__ import annotations
@@ -34,20 +40,51 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     return 1.0 - miss_probability(n, c, k)
 
 
-def split_budget(k: int, members: int) -> list[int]:
-    """k samples over `members` checkpoints, as evenly as possible."""
+def share_budget(k: int, members: int) -> tuple[int, int]:
+    """(q, r) with k = q·members + r: every member draws q samples and r of them,
+    chosen uniformly at random, draw one more."""
     if members < 1 or k < 0:
-        raise ValueError("need at least one member and a non-negative budget")
-    base, extra = divmod(k, members)
-    return [base + (j < extra) for j in range(members)]
+        raise ValueError(f"need at least one member and a non-negative budget, "
+                         f"got {members} members and k={k}")
+    return divmod(k, members)
+
+
+def most_draws_per_member(k: int, members: int) -> int:
+    """⌈k/members⌉: the samples a member must be able to supply, as it may draw an extra one."""
+    base, extra = share_budget(k, members)
+    return base + (extra > 0)
 
 
 def pooled_pass_at_k(counts: Sequence[tuple[int, int]], k: int) -> float:
-    """pass@k of a pool for one problem; counts = (n_j, c_j) per member."""
-    miss = 1.0
-    for (n, c), k_j in zip(counts, split_budget(k, len(counts)), strict=True):
-        miss *= miss_probability(n, c, k_j)
-    return 1.0 - miss
+    """pass@k of a pool for one problem; counts = (n_j, c_j) per member, in any order.
+    The expectation over which members draw the k mod m extra samples (module docstring)."""
+    base, extra = share_budget(k, len(counts))
+    most = base + (extra > 0)
+    short = [j for j, (n, _) in enumerate(counts) if n < most]
+    if short:
+        raise ValueError(f"a budget of k={k} over {len(counts)} members lets each draw up to "
+                         f"{most} samples, but member(s) {short} have only "
+                         f"{[counts[j][0] for j in short]}: lower k or give them more samples")
+    misses = [(miss_probability(n, c, base), miss_probability(n, c, base + 1) if extra else 0.0)
+              for n, c in counts]
+    return 1.0 - _mean_over_subsets(misses, extra)
+
+
+def _mean_over_subsets(misses: Sequence[tuple[float, float]], size: int) -> float:
+    """Mean over the subsets S of `size` members of Π_{j∈S} with_j · Π_{j∉S} without_j,
+    misses[j] = (without_j, with_j).
+
+    means[i] is that mean for subsets of size i of the members seen so far. A uniform
+    subset of size i of `seen` members holds the newest one with probability i/seen,
+    which gives the recurrence; it keeps every term a probability (no C(m, r)-sized
+    sums to overflow, no cancellation) and takes O(m·r) steps instead of C(m, r)."""
+    means = [1.0] + [0.0] * size
+    for seen, (without, with_extra) in enumerate(misses, start=1):
+        for i in range(min(size, seen), 0, -1):
+            means[i] = ((seen - i) / seen * means[i] * without
+                        + i / seen * means[i - 1] * with_extra)
+        means[0] *= without
+    return means[size]
 
 
 def mean_pooled_pass_at_k(per_problem: Sequence[Sequence[tuple[int, int]]], k: int) -> float:
