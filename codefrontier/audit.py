@@ -3,11 +3,16 @@
 For the target and, recursively, every input it names:
 - an input whose content changed after it was used (sha256 differs; hashed
   afresh, not from the cache), or that is gone;
-- an output without provenance;
+- an output without provenance, or whose provenance cannot be read (a damaged
+  parquet, a provenance.json that is not JSON);
 - an output made by other code (code version) than the current package;
 - an output made from another config slice than the current config gives it
   (when the record names its rule and the current config is given).
 Exit status 1 when anything is reported.
+
+Input paths recorded relative to the workflow root are looked up under `root`
+(default: the current directory), so a copied or moved results tree is checked
+against its own files; absolute ones are checked where they are.
 """
 
 from __future__ import annotations
@@ -16,7 +21,13 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from codefrontier.provenance import code_version, content_sha256, read_provenance
+from codefrontier.provenance import (
+    UnreadableProvenance,
+    code_version,
+    content_sha256,
+    read_provenance,
+    resolve_recorded_path,
+)
 
 
 @dataclass(frozen=True)
@@ -28,21 +39,28 @@ class Finding:
         return f"{self.path}: {self.problem}"
 
 
-def audit(target: str | os.PathLike, config: dict | None = None) -> tuple[list[Finding], int]:
-    """Findings, and how many outputs were checked."""
+def audit(target: str | os.PathLike, config: dict | None = None,
+          root: str | os.PathLike | None = None) -> tuple[list[Finding], int]:
+    """Findings, and how many outputs were checked. `root` is where root-relative
+    input paths are looked up (default: the current directory)."""
+    root = Path(root) if root is not None else Path.cwd()
     findings: list[Finding] = []
-    seen: set[str] = set()
-    pending = [Path(target).resolve()]
+    seen: set[Path] = set()
+    pending = [Path(os.path.abspath(target))]
     current = code_version()
     while pending:
         path = pending.pop()
-        if str(path) in seen:
+        if path.resolve() in seen:
             continue
-        seen.add(str(path))
+        seen.add(path.resolve())
         if not path.exists():
             findings.append(Finding(str(path), "missing"))
             continue
-        provenance = read_provenance(path)
+        try:
+            provenance = read_provenance(path)
+        except UnreadableProvenance as error:
+            findings.append(Finding(str(error.path), f"unreadable: {error.reason}"))
+            continue
         if provenance is None:
             if path.is_dir() or path.suffix == ".parquet":
                 findings.append(Finding(str(path), "no provenance"))
@@ -51,15 +69,30 @@ def audit(target: str | os.PathLike, config: dict | None = None) -> tuple[list[F
             findings.append(Finding(str(path), f"made by code {provenance.get('code_version')}, "
                                                f"current code is {current}"))
         findings += _config_findings(path, provenance, config)
-        for item in provenance.get("inputs", []):
-            source = Path(item["path"])
-            if not source.exists():
-                findings.append(Finding(str(path), f"input {source} is missing"))
-                continue
-            if content_sha256(source, cached=False) != item["sha256"]:
-                findings.append(Finding(str(path), f"input {source} changed after it was used"))
-            pending.append(source)
+        for item in provenance.get("inputs") or []:
+            finding, source = _input_finding(path, item, root)
+            if finding:
+                findings.append(finding)
+            if source:
+                pending.append(source)
     return findings, len(seen)
+
+
+def _input_finding(path: Path, item: object, root: Path) -> tuple[Finding | None, Path | None]:
+    """What is off with one recorded input of `path`, and the input to walk into next."""
+    if not isinstance(item, dict) or not isinstance(item.get("path"), str) \
+            or "sha256" not in item:
+        return Finding(str(path), f"input entry {item!r} lacks a path or sha256"), None
+    source = resolve_recorded_path(item, root)
+    if not source.exists():
+        return Finding(str(path), f"input {source} is missing"), None
+    try:
+        digest = content_sha256(source, cached=False)
+    except OSError as error:
+        return Finding(str(path), f"input {source} cannot be hashed: {error}"), None
+    if digest != item["sha256"]:
+        return Finding(str(path), f"input {source} changed after it was used"), source
+    return None, source
 
 
 def _config_findings(path: Path, provenance: dict, config: dict | None) -> list[Finding]:

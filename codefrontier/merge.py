@@ -6,8 +6,10 @@ with the base weighted 1 − Σ w_i. Tensors are read one at a time from sharded
 safetensors, combined in float32 (α is never rounded to bf16), written back in
 the parents' dtype into new shards with an index, and released as they go.
 The output is a complete save_pretrained folder plus provenance.json, written
-to a temporary folder and renamed, so a killed merge leaves nothing that looks
-complete.
+to a temporary folder `.NAME.tmp-PID` beside it and renamed, so a killed merge
+leaves nothing that looks complete; the next merge to that output deletes the
+temporary folders of merges whose process is gone (a `kill -9` skips every
+cleanup, and at 32B such a folder holds tens of GB).
 
 Speed: tensors are read with pread into fresh buffers (no memory map, so the
 parents' pages never count toward this process's memory), two parents are
@@ -22,6 +24,7 @@ import json
 import logging
 import math
 import os
+import re
 import shutil
 import struct
 from collections import Counter
@@ -34,7 +37,7 @@ import torch
 from tqdm import tqdm
 
 from codefrontier import __version__
-from codefrontier.provenance import checkpoint_sha256, record
+from codefrontier.provenance import checkpoint_sha256, record, recorded_path
 
 log = logging.getLogger("codefrontier.merge")
 
@@ -269,6 +272,27 @@ def _check_weights(parents: Sequence, weights: Sequence[float]) -> None:
         raise MergeError(f"weights must sum to 1 (an affine combination), got {sum(weights)}")
 
 
+def alpha_weights(alpha: float) -> list[float]:
+    """[1 − α, α], the weights of θ_low and θ_high in θ_α = α·θ_high + (1−α)·θ_low."""
+    weights = [1.0 - alpha, alpha]
+    # a huge |α| leaves finite weights whose float sum is no longer 1 (1 − 1e308 == −1e308)
+    if not (math.isfinite(alpha) and math.isclose(sum(weights), 1.0, abs_tol=1e-9)):
+        raise MergeError(f"α must be a finite number small enough that the weights 1 − α and "
+                         f"α add up to 1 in floating point, got {alpha!r}")
+    return weights
+
+
+def merge_alphas(low: str | os.PathLike, high: str | os.PathLike, alphas: Sequence[float],
+                 outs: Sequence[str | os.PathLike], force: bool = False,
+                 shard_bytes: int = DEFAULT_SHARD_BYTES,
+                 extra_provenance: dict | None = None) -> list[Path]:
+    """θ_α = α·θ_high + (1−α)·θ_low for each α (one output folder each) from one read of
+    the parents; each provenance.json records its α as asked for, beside the weights."""
+    weight_sets = [alpha_weights(alpha) for alpha in alphas]
+    return merge_many([low, high], weight_sets, outs, force, shard_bytes, extra_provenance,
+                      output_provenance=[{"alpha": float(alpha)} for alpha in alphas])
+
+
 def merge_checkpoints(parents: Sequence[str | os.PathLike], weights: Sequence[float],
                       out: str | os.PathLike, force: bool = False,
                       shard_bytes: int = DEFAULT_SHARD_BYTES,
@@ -280,10 +304,17 @@ def merge_checkpoints(parents: Sequence[str | os.PathLike], weights: Sequence[fl
 def merge_many(parents: Sequence[str | os.PathLike], weight_sets: Sequence[Sequence[float]],
                outs: Sequence[str | os.PathLike], force: bool = False,
                shard_bytes: int = DEFAULT_SHARD_BYTES,
-               extra_provenance: dict | None = None) -> list[Path]:
-    """Several combinations of the same parents (e.g. a grid of α) from one read of them."""
+               extra_provenance: dict | None = None,
+               output_provenance: Sequence[dict] | None = None) -> list[Path]:
+    """Several combinations of the same parents (e.g. a grid of α) from one read of them.
+    `extra_provenance` goes into every output's provenance.json, output_provenance[i]
+    into that of outs[i] only."""
     if len(weight_sets) != len(outs) or not outs:
         raise MergeError("give one output folder per set of weights")
+    output_provenance = output_provenance or [{} for _ in outs]
+    if len(output_provenance) != len(outs):
+        raise MergeError(f"give one output_provenance record per output folder "
+                         f"({len(outs)} expected, got {len(output_provenance)})")
     for weights in weight_sets:
         _check_weights(parents, weights)
     outs = [Path(out) for out in outs]
@@ -292,6 +323,8 @@ def merge_many(parents: Sequence[str | os.PathLike], weight_sets: Sequence[Seque
             raise MergeError(f"{out} exists; pass --force to overwrite it")
     checkpoints = [Checkpoint.open(p) for p in parents]
     _check_compatible(checkpoints)
+    for out in outs:
+        remove_stale_temporaries(out)
     with ThreadPoolExecutor(1) as background:  # hashing overlaps the merge
         hashes = background.submit(lambda: [checkpoint_sha256(c.path) for c in checkpoints])
         temporaries = [out.with_name(f".{out.name}.tmp-{os.getpid()}") for out in outs]
@@ -300,18 +333,18 @@ def merge_many(parents: Sequence[str | os.PathLike], weight_sets: Sequence[Seque
                 shutil.rmtree(tmp, ignore_errors=True)
                 tmp.mkdir(parents=True)
             reports = _merge_tensors(checkpoints, weight_sets, temporaries, shard_bytes)
-            parent_records = [{"path": str(c.path.resolve()), "sha256": digest}
+            parent_records = [{**recorded_path(c.path), "sha256": digest}
                               for c, digest in zip(checkpoints, hashes.result(), strict=True)]
             shared = {**record([]), "inputs": parent_records}
-            for tmp, out, weights, report in zip(temporaries, outs, weight_sets, reports,
-                                                 strict=True):
+            for tmp, out, weights, report, own in zip(temporaries, outs, weight_sets, reports,
+                                                      output_provenance, strict=True):
                 _copy_auxiliary_files(checkpoints[0].path, tmp)
                 provenance = {
                     **shared, "kind": "merge", "weights": list(weights),
                     "dtype": report["dtype"], "codefrontier_version": __version__,
                     "torch_version": torch.__version__,
                     "delta_norm": report["delta"], "result_norm": report["result"],
-                    **(extra_provenance or {}),
+                    **(extra_provenance or {}), **own,
                 }
                 (tmp / "provenance.json").write_text(json.dumps(provenance, indent=2,
                                                                 sort_keys=True))
@@ -326,6 +359,42 @@ def merge_many(parents: Sequence[str | os.PathLike], weight_sets: Sequence[Seque
                 shutil.rmtree(tmp, ignore_errors=True)
             raise
     return outs
+
+
+def remove_stale_temporaries(out: Path) -> list[Path]:
+    """Delete the temporary folders `.NAME.tmp-PID` beside `out` whose merge process is
+    gone; those of merges still running (and this process's own) are kept."""
+    if not out.parent.is_dir():
+        return []
+    removed = []
+    pattern = re.compile(rf"\.{re.escape(out.name)}\.tmp-([0-9]+)")
+    for folder in out.parent.iterdir():
+        match = pattern.fullmatch(folder.name)
+        if not (match and folder.is_dir()):
+            continue
+        pid = int(match.group(1))
+        if pid == os.getpid() or _process_exists(pid):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        log.warning("removed %s, left by merge process %d, which no longer runs", folder, pid)
+        removed.append(folder)
+    return removed
+
+
+def _process_exists(pid: int) -> bool:
+    """Whether some process has this id (the same test as /proc/PID existing). It may be
+    another program that reused the id of a killed merge: then the folder is kept, the
+    safe mistake. A merge on another host sharing the folder would look gone: two merges
+    must not write the same output at once."""
+    if pid <= 0:  # kill(0) and kill(-n) address process groups
+        return True
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):  # no such process; no such id at all
+        return False
+    except PermissionError:  # it exists, owned by someone else
+        return True
+    return True
 
 
 def _plan(checkpoint: Checkpoint) -> list[_TensorInfo]:

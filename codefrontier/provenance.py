@@ -5,6 +5,13 @@ every merge, sampling job and audit would pay it again for the same parents.
 Like git's index and DVC, the cache keys a file's digest by its path, size,
 inode and modification time: a file rewritten in any way that changes one of
 them is hashed again. `codefrontier audit` bypasses the cache.
+
+Input paths in a record are relative to the workflow root, the directory the
+step ran in (Snakemake runs every rule from the directory that holds results/),
+when the input lies under it, so a copied or moved results tree is audited
+against its own files (`codefrontier audit --root`). Inputs outside it (a hub
+cache, a dataset folder) are recorded as absolute paths, as all inputs were
+before; a relative entry is marked `"relative_to": "root"`.
 """
 
 from __future__ import annotations
@@ -120,13 +127,36 @@ def set_config_slice(value: dict | None) -> None:
     _config_slice = value
 
 
+ROOT_MARKER = {"relative_to": "root"}
+
+
+def recorded_path(path: str | os.PathLike) -> dict[str, str]:
+    """How a record names an input: relative to the working directory (the workflow
+    root) with ROOT_MARKER when the input is under it, else its absolute path."""
+    root = Path.cwd()
+    # Lexically first, so that an input reached through a symlinked folder under the
+    # root (results/ on scratch) stays root-relative; then as the filesystem sees it.
+    lexical = Path(os.path.abspath(path))
+    for candidate in (lexical, lexical.resolve()):
+        if candidate.is_relative_to(root):
+            return {"path": candidate.relative_to(root).as_posix(), **ROOT_MARKER}
+    return {"path": str(lexical.resolve())}
+
+
+def resolve_recorded_path(item: dict, root: str | os.PathLike) -> Path:
+    """The file a record's input entry names, with root-relative paths taken from `root`
+    (absolute ones, as old records hold them, stay where they are)."""
+    path = Path(item["path"])
+    return path if path.is_absolute() else Path(os.path.abspath(root)) / path
+
+
 def record(inputs: Iterable[str | os.PathLike], **fields) -> dict:
     """A provenance record: inputs with content hashes, code version, config slice."""
     import platform
 
     return {
         **fields,
-        "inputs": [{"path": str(Path(p).resolve()), "sha256": content_sha256(p)} for p in inputs],
+        "inputs": [{**recorded_path(p), "sha256": content_sha256(p)} for p in inputs],
         "code_version": code_version(),
         "config": _config_slice,
         "python_version": platform.python_version(),
@@ -136,16 +166,46 @@ def record(inputs: Iterable[str | os.PathLike], **fields) -> dict:
 PARQUET_KEY = "codefrontier.provenance"
 
 
+class UnreadableProvenance(Exception):
+    """An output whose provenance cannot be read: a damaged parquet, a provenance.json
+    that is not JSON. `path` is the file at fault."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: unreadable: {reason}")
+        self.path, self.reason = path, reason
+
+
 def read_provenance(path: str | os.PathLike) -> dict | None:
-    """The provenance of an output: provenance.json of a folder, a parquet footer entry."""
+    """The provenance of an output: provenance.json of a folder, a parquet footer entry.
+    None when it has none; UnreadableProvenance when it cannot be read."""
     path = Path(path)
     if path.is_dir():
         file = path / "provenance.json"
-        return json.loads(file.read_text()) if file.exists() else None
+        return _parse_record(file, _read(file, Path.read_bytes)) if file.exists() else None
     if path.suffix == ".parquet":
         import pyarrow.parquet as pq
 
-        metadata = pq.read_schema(path).metadata or {}
+        metadata = _read(path, pq.read_schema).metadata or {}
         raw = metadata.get(PARQUET_KEY.encode())
-        return json.loads(raw) if raw else None
+        return _parse_record(path, raw) if raw else None
     return None
+
+
+def _read(path: Path, reader):
+    import pyarrow as pa
+
+    try:
+        return reader(path)
+    except (OSError, pa.ArrowException) as error:
+        raise UnreadableProvenance(path, str(error) or type(error).__name__) from error
+
+
+def _parse_record(path: Path, raw: bytes) -> dict:
+    try:
+        value = json.loads(raw)
+    except ValueError as error:  # JSONDecodeError and UnicodeDecodeError alike
+        raise UnreadableProvenance(path, f"not valid JSON ({error})") from error
+    if not isinstance(value, dict):
+        raise UnreadableProvenance(path, f"a provenance record is a JSON object, not "
+                                         f"{type(value).__name__}")
+    return value

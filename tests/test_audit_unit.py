@@ -1,11 +1,14 @@
 """Provenance records and the audit on small hand-made outputs (no workflow run)."""
 
 import json
+import shutil
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 from codefrontier.audit import audit
+from codefrontier.cli import main
 from codefrontier.provenance import PARQUET_KEY, code_version, record, set_config_slice
 from codefrontier.workflow import config_slice
 
@@ -58,3 +61,151 @@ def test_config_slices_are_recorded_and_compared(tmp_path):
     config["sampling"]["n"] = 8
     (finding,) = audit(out, config)[0]
     assert "another config for rule 'sample'" in finding.problem
+
+
+def build_chain(root):
+    """root/data/source.txt -> root/results/middle.parquet -> root/results/top.parquet,
+    recorded from inside root as the workflow records them."""
+    (root / "data").mkdir(parents=True)
+    (root / "results").mkdir()
+    (root / "data" / "source.txt").write_text("v1")
+    write_output(root / "results" / "middle.parquet", ["data/source.txt"], kind="middle")
+    write_output(root / "results" / "top.parquet", ["results/middle.parquet"], kind="top")
+
+
+def flip_a_byte(path):
+    data = bytearray(path.read_bytes())
+    data[0] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+@pytest.fixture
+def moved_tree(tmp_path, monkeypatch):
+    """A chain built in tmp_path/original and copied to tmp_path/copy; cwd is tmp_path."""
+    original, copy = tmp_path / "original", tmp_path / "copy"
+    original.mkdir()
+    monkeypatch.chdir(original)
+    build_chain(original)
+    shutil.copytree(original, copy)
+    monkeypatch.chdir(tmp_path)
+    return original, copy
+
+
+def test_inputs_under_the_working_directory_are_recorded_relative_to_it(tmp_path, monkeypatch):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("hub file")
+    (tmp_path / "root" / "data").mkdir(parents=True)
+    (tmp_path / "root" / "data" / "a.txt").write_text("a")
+    monkeypatch.chdir(tmp_path / "root")
+    inputs = record(["data/a.txt", tmp_path / "root" / "data" / "a.txt", outside])["inputs"]
+    assert [(i["path"], i.get("relative_to")) for i in inputs] == [
+        ("data/a.txt", "root"), ("data/a.txt", "root"), (str(outside.resolve()), None)]
+
+
+def test_a_copied_tree_is_audited_against_its_own_inputs(moved_tree):
+    original, copy = moved_tree
+    flip_a_byte(copy / "data" / "source.txt")
+    findings, checked = audit(copy / "results" / "top.parquet", root=copy)
+    assert checked == 3
+    assert [str(f) for f in findings] == [
+        f"{copy / 'results' / 'middle.parquet'}: input {copy / 'data' / 'source.txt'} "
+        "changed after it was used"]
+    assert audit(original / "results" / "top.parquet", root=original)[0] == []
+
+
+def test_an_untouched_copy_audits_clean_against_its_root(moved_tree):
+    _, copy = moved_tree
+    assert audit(copy / "results" / "top.parquet", root=copy) == ([], 3)
+
+
+def test_the_root_defaults_to_the_working_directory(moved_tree, monkeypatch):
+    _, copy = moved_tree
+    flip_a_byte(copy / "data" / "source.txt")
+    monkeypatch.chdir(copy)
+    (finding,) = audit("results/top.parquet")[0]
+    assert finding.problem == f"input {copy / 'data' / 'source.txt'} changed after it was used"
+
+
+def test_absolute_input_paths_are_checked_where_they_are_whatever_the_root(tmp_path):
+    source = tmp_path / "elsewhere" / "source.txt"
+    source.parent.mkdir()
+    source.write_text("v1")
+    out = tmp_path / "out.parquet"
+    write_output(out, [source])  # tmp_path is not under the cwd: recorded absolute
+    flip_a_byte(source)
+    (finding,) = audit(out, root=tmp_path / "nowhere")[0]
+    assert finding.problem == f"input {source.resolve()} changed after it was used"
+
+
+def test_the_audit_command_checks_a_moved_tree_against_root(moved_tree, capsys):
+    _, copy = moved_tree
+    flip_a_byte(copy / "data" / "source.txt")
+    status = main(["audit", str(copy / "results" / "top.parquet"), "--root", str(copy)])
+    assert status == 1
+    assert f"input {copy / 'data' / 'source.txt'} changed after it was used" in \
+        capsys.readouterr().out
+
+
+def corrupt_footer(path):
+    data = path.read_bytes()
+    path.write_bytes(data[:-12] + b"\0" * 12)
+
+
+def test_a_parquet_with_a_corrupted_footer_is_an_unreadable_finding(tmp_path):
+    out = tmp_path / "out.parquet"
+    write_output(out, [])
+    corrupt_footer(out)
+    (finding,) = audit(out)[0]
+    assert finding.path == str(out) and finding.problem.startswith("unreadable: ")
+
+
+def test_a_truncated_input_parquet_is_named_as_unreadable(tmp_path):
+    middle, top = tmp_path / "middle.parquet", tmp_path / "top.parquet"
+    write_output(middle, [])
+    write_output(top, [middle])
+    middle.write_bytes(middle.read_bytes()[:20])
+    findings = [str(f) for f in audit(top)[0]]
+    assert f"{top}: input {middle} changed after it was used" in findings
+    assert any(f.startswith(f"{middle}: unreadable: ") for f in findings)
+
+
+def test_a_provenance_json_that_is_not_json_is_an_unreadable_finding(tmp_path):
+    folder = tmp_path / "checkpoint"
+    folder.mkdir()
+    (folder / "provenance.json").write_text('{"inputs": [')
+    (finding,) = audit(folder)[0]
+    assert finding.path == str(folder / "provenance.json")
+    assert finding.problem.startswith("unreadable: not valid JSON")
+
+
+def test_the_audit_command_reports_a_corrupted_parquet_with_status_1(tmp_path, capsys):
+    out = tmp_path / "out.parquet"
+    write_output(out, [])
+    corrupt_footer(out)
+    assert main(["audit", str(out)]) == 1
+    assert f"{out}: unreadable: " in capsys.readouterr().out
+
+
+def test_the_audit_command_reports_a_provenance_json_that_is_not_json_with_status_1(
+        tmp_path, capsys):
+    folder = tmp_path / "checkpoint"
+    folder.mkdir()
+    (folder / "provenance.json").write_text("not json")
+    assert main(["audit", str(folder)]) == 1
+    assert f"{folder / 'provenance.json'}: unreadable: not valid JSON" in capsys.readouterr().out
+
+
+def test_the_audit_command_refuses_a_root_that_is_not_a_directory(moved_tree, capsys):
+    _, copy = moved_tree
+    status = main(["audit", str(copy / "results" / "top.parquet"), "--root", str(copy / "nope")])
+    assert status == 2
+    assert f"--root {copy / 'nope'} is not a directory" in capsys.readouterr().err
+
+
+def test_an_input_entry_without_a_path_is_a_finding(tmp_path):
+    folder = tmp_path / "checkpoint"
+    folder.mkdir()
+    (folder / "provenance.json").write_text(json.dumps({"inputs": [{"sha256": "0" * 64}],
+                                                        "code_version": code_version()}))
+    (finding,) = audit(folder)[0]
+    assert finding.problem == f"input entry {{'sha256': '{'0' * 64}'}} lacks a path or sha256"

@@ -2,9 +2,13 @@
 
 import hashlib
 import json
+import logging
 import os
+import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -12,7 +16,7 @@ import torch
 from safetensors import safe_open
 from safetensors.torch import save_file
 
-from codefrontier.merge import INDEX_FILE, MergeError, merge_checkpoints
+from codefrontier.merge import INDEX_FILE, MergeError, merge_alphas, merge_checkpoints
 
 ALPHAS = [-1.0, -0.5, 0.0, 0.25, 1.0, 1.3, 1.5, 3.0]
 
@@ -226,3 +230,87 @@ def test_parent_hashes_are_recorded_and_cached(parents, tmp_path):
     # kernel timestamps are coarse (a jiffy): make sure this rewrite is visible in the mtime
     os.utime(shard, ns=(before + 10**7, before + 10**7))
     assert cache.sha256(shard) != first
+
+
+# A real merge that stops for good after writing its first tensors, so that a test can
+# kill it while its temporary folder exists, however fast or slow the machine is.
+STALLING_MERGE = """
+import sys, threading
+import codefrontier.merge as merge
+combine, calls = merge.combine, []
+def combine_then_stall(*args, **kwargs):
+    calls.append(1)
+    if len(calls) == 3:
+        threading.Event().wait()
+    return combine(*args, **kwargs)
+merge.combine = combine_then_stall
+merge.merge_checkpoints(sys.argv[1:3], [0.5, 0.5], sys.argv[3])
+"""
+
+
+def start_stalling_merge(low, high, out) -> tuple[subprocess.Popen, Path]:
+    """A merge process to `out` that has written shards into its temporary folder."""
+    process = subprocess.Popen([sys.executable, "-c", STALLING_MERGE, str(low), str(high),
+                                str(out)], stderr=subprocess.PIPE, text=True)
+    temporary = out.with_name(f".{out.name}.tmp-{process.pid}")
+    deadline = time.monotonic() + 300
+    while not list(temporary.glob("*.safetensors")):
+        if process.poll() is not None:
+            raise AssertionError(f"the stalling merge exited: {process.stderr.read()}")
+        if time.monotonic() > deadline:
+            process.kill()
+            raise AssertionError(f"the stalling merge never wrote into {temporary}")
+        time.sleep(0.05)
+    return process, temporary
+
+
+def test_a_merge_removes_what_killed_merges_left_and_keeps_running_ones(parents, tmp_path,
+                                                                        caplog):
+    low, high = parents
+    out = tmp_path / "out"
+    killed, leftover = start_stalling_merge(low, high, out)
+    running, in_progress = start_stalling_merge(low, high, out)
+    try:
+        killed.send_signal(signal.SIGKILL)
+        killed.wait()
+        assert leftover.is_dir()  # kill -9 leaves the half-written folder behind
+        with caplog.at_level(logging.INFO, logger="codefrontier.merge"):
+            merge_checkpoints([low, high], [0.5, 0.5], out)
+        assert not leftover.exists() and str(leftover) in caplog.text
+        assert list(in_progress.glob("*.safetensors"))
+        assert (out / INDEX_FILE).exists()
+    finally:
+        for process in (killed, running):
+            process.kill()
+            process.wait()
+            process.stderr.close()
+
+
+def test_provenance_records_the_alpha_asked_for(parents, tmp_path):
+    low, high = parents
+    done = subprocess.run([sys.executable, "-m", "codefrontier.cli", "merge", "--low", str(low),
+                           "--high", str(high), "--alpha", "1.3", "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    provenance = json.loads((tmp_path / "out" / "provenance.json").read_text())
+    assert provenance["alpha"] == 1.3
+    assert provenance["weights"] == [1 - 1.3, 1.3]
+
+
+@pytest.mark.parametrize("alpha", ["nan", "inf", "1e308"])
+def test_cli_refuses_an_alpha_that_is_not_a_usable_number_naming_alpha(parents, tmp_path, alpha):
+    low, high = parents
+    done = subprocess.run([sys.executable, "-m", "codefrontier.cli", "merge", "--low", str(low),
+                           "--high", str(high), f"--alpha={alpha}", "--out",
+                           str(tmp_path / "out")], capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "α must be a finite number" in done.stderr
+    assert f"got {float(alpha)!r}" in done.stderr
+    assert "weights must sum to 1" not in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("alpha", [float("nan"), float("inf"), 1e308])
+def test_merging_at_an_alpha_that_is_not_a_usable_number_names_alpha(parents, tmp_path, alpha):
+    with pytest.raises(MergeError, match=rf"α must be a finite number.*got {re.escape(repr(alpha))}"):
+        merge_alphas(*parents, [alpha], [tmp_path / "out"])
