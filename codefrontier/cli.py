@@ -99,19 +99,23 @@ def _problems_calibrate(args: argparse.Namespace) -> int:
     with JudgePool(workers=args.workers) as pool:
         reports = calibrate(pairs, pool)
     failing = 0
-    print(f"{'problem':<34}{'limit':>6}{'eff. cpu':>9}{'slow passes':>12}{'slow largest':>13}  ok")
+    print(f"{'problem':<34}{'limit s':>8}{'eff. cpu s':>11}{'limit/eff':>10}"
+          f"{'slow passes':>12}{'slow largest':>13}{'÷ limit':>8}  ok")
     for report in reports:
         trouble = report.problems
         failing += bool(trouble)
-        print(f"{report.problem_id:<34}{report.time_limit_s:>6g}{report.efficient_max_cpu_s:>9.3f}"
-              f"{report.slow_passed_up_to or '-':>12}{report.slow_largest_verdict or '-':>13}  "
+        slow_margin = report.slow_margin
+        print(f"{report.problem_id:<34}{report.time_limit_s:>8g}{report.efficient_max_cpu_s:>11.3f}"
+              f"{report.efficient_margin:>9.1f}×{report.slow_passed_up_to or '-':>12}"
+              f"{report.slow_largest_verdict or '-':>13}"
+              f"{'-' if slow_margin is None else f'{slow_margin:.1f}×':>8}  "
               f"{'; '.join(trouble) or 'yes'}")
     print(f"{len(reports) - failing} of {len(reports)} problems calibrated")
     return 1 if failing else 0
 
 
 def _merge(args: argparse.Namespace) -> int:
-    from codefrontier.merge import merge_many
+    from codefrontier.merge import merge_alphas, merge_many
 
     if len(args.out) != len(args.alpha or [None]):
         raise ValueError(f"give one --out per --alpha ({len(args.alpha or [None])} expected, "
@@ -123,14 +127,14 @@ def _merge(args: argparse.Namespace) -> int:
         if args.base:
             # base + Σ w_i (θ_i − base): the base takes weight 1 − Σ w_i
             parents, weights = [args.base, *parents], [1.0 - sum(weights), *weights]
-    else:
-        if not (args.low and args.high and args.alpha):
-            raise ValueError("give --low, --high and --alpha, or --parents with --weights")
-        parents = [args.low, args.high]
-    weight_sets = [[1.0 - alpha, alpha] for alpha in args.alpha] if args.alpha else [weights]
-    outs = merge_many(parents, weight_sets, args.out, force=args.force)
-    for weights, out in zip(weight_sets, outs, strict=True):
-        print(f"merged {len(parents)} checkpoints with weights {weights} -> {out}")
+        outs = merge_many(parents, [weights], args.out, force=args.force)
+        print(f"merged {len(parents)} checkpoints with weights {weights} -> {outs[0]}")
+        return 0
+    if not (args.low and args.high and args.alpha):
+        raise ValueError("give --low, --high and --alpha, or --parents with --weights")
+    outs = merge_alphas(args.low, args.high, args.alpha, args.out, force=args.force)
+    for alpha, out in zip(args.alpha, outs, strict=True):
+        print(f"merged {args.low} and {args.high} at α = {alpha} -> {out}")
     return 0
 
 
@@ -232,12 +236,17 @@ def _plots(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
+    import os
+
     import yaml
 
     from codefrontier.audit import audit
 
+    if not os.path.isdir(args.root):
+        raise FileNotFoundError(f"--root {args.root} is not a directory: give the folder the "
+                                f"workflow ran in (the one that holds results/)")
     config = yaml.safe_load(open(args.config)) if args.config else None  # noqa: SIM115
-    findings, checked = audit(args.target, config)
+    findings, checked = audit(args.target, config, root=args.root)
     for finding in findings:
         print(finding)
     print(f"audited {checked} outputs and inputs from {args.target}: "
@@ -278,8 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
     merge.add_argument("--low", help="θ_low (weight 1 − α)")
     merge.add_argument("--high", help="θ_high (weight α)")
     merge.add_argument("--alpha", type=float, nargs="+",
-                       help="any real number; several α (with one --out each) are written "
-                            "from one read of the parents")
+                       help="any finite real number; several α (with one --out each) are "
+                            "written from one read of the parents; provenance.json records it")
     merge.add_argument("--parents", nargs="+", help="general form: checkpoints to combine")
     merge.add_argument("--weights", nargs="+", type=float,
                        help="one per parent, summing to 1 (or, with --base, any task-vector weights)")
@@ -324,7 +333,9 @@ def build_parser() -> argparse.ArgumentParser:
     grpo.add_argument("--problems", required=True, help="training problems (parquet)")
     grpo.add_argument("--reward", required=True, help="k<number>, kinf, shaped-disc, shaped-cont")
     grpo.add_argument("--out", required=True, help="output folder")
-    grpo.add_argument("--judge-workers", type=int, help="default: one per CPU core")
+    grpo.add_argument("--judge-workers", type=int,
+                      help="judge workers per node, shared by its training processes "
+                           "(default: the CPU cores this job may use)")
     grpo.set_defaults(handler=_train_grpo)
 
     launch = commands.add_parser(
@@ -381,6 +392,10 @@ def build_parser() -> argparse.ArgumentParser:
     audit_parser.add_argument("target", help="an output file or checkpoint folder")
     audit_parser.add_argument("--config", help="the current workflow config (e.g. config.yaml) "
                                                "to compare config slices against")
+    audit_parser.add_argument("--root", default=".", metavar="DIR",
+                              help="the workflow root that recorded input paths are relative "
+                                   "to (default: the current directory); give a copied or "
+                                   "moved tree's own root to audit it against its own files")
     audit_parser.set_defaults(handler=_audit)
 
     problems = commands.add_parser("problems", help="build and inspect problem sets")

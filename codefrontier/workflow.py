@@ -72,7 +72,7 @@ def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
         "merge": lambda: {"low": model["merge"]["low"], "high": model["merge"]["high"],
                           "alpha": wildcards["alpha"]},
         "sample": lambda: {"sampling": config["sampling"], "setting": wildcards["setting"]},
-        "judge": lambda: config["judge"],
+        "judge": lambda: {},  # verdicts depend on the problems and samples alone
         "aggregate": lambda: {"models": {m: {"merge": c.get("merge")}
                                          for m, c in config["models"].items()},
                               "settings": config["settings"]},

@@ -40,7 +40,6 @@ rule judge:
     output:
         "results/{model}/{setting}/{ckpt}/verdicts.parquet",
     params:
-        workers=config["judge"].get("workers", 1),
         provenance=provenance("judge"),
     threads: res("judge", "threads", 1)
     resources:
@@ -55,4 +54,4 @@ rule judge:
         "results/benchmarks/judge/{model}-{setting}-{ckpt}.tsv"
     shell:
         "codefrontier {params.provenance} judge --problems {input.problems} "
-        "--samples {input.samples} --workers {params.workers} --quiet --out {output} > {log} 2>&1"
+        "--samples {input.samples} --workers {threads} --quiet --out {output} > {log} 2>&1"

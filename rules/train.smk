@@ -61,7 +61,6 @@ rule rl:
         sets=lambda wildcards: wf.set_options(config["models"][wildcards.model]["rl"]["trl"]),
         launcher=lambda wildcards: wf.launcher(config, wildcards.model),
         provenance=provenance("rl"),
-        judge_workers=config["judge"].get("workers", 1),
     threads: res("rl", "threads", 1)
     resources:
         mem_mb=res("rl", "mem_mb"),
@@ -78,4 +77,4 @@ rule rl:
     shell:
         "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} {params.launcher} {params.provenance} train grpo "
         "--model {params.model} --problems {input.problems} --reward {wildcards.reward} "
-        "--judge-workers {params.judge_workers} --out {output} {params.sets} > {log} 2>&1"
+        "--judge-workers {threads} --out {output} {params.sets} > {log} 2>&1"

@@ -1,6 +1,7 @@
 """The `codefrontier judge` command, end to end through files."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -29,14 +30,16 @@ def test_judges_the_examples_into_a_verdicts_table(tmp_path):
     table = pd.read_parquet(out)
     assert list(table.columns) == [
         "problem_id", "sample_id", "outcome", "verdicts", "input_lens", "cpu_s", "peak_mb",
-        "first_failure", "max_passed_input_len", "format_error_cause", "error", "isolation"]
+        "first_failure", "max_passed_input_len", "format_error_cause", "tle_cause", "error",
+        "isolation"]
     assert table["outcome"].tolist() == ["correct", "optimization_failure", "correctness_failure",
                                          "format_error", "correct", "optimization_failure"]
     slow = table.iloc[1]
-    assert list(slow["verdicts"][-1:]) == ["TLE"]
+    assert list(slow["verdicts"][-1:]) == ["TLE"] and slow["tle_cause"] == "cpu"
     assert slow["max_passed_input_len"] == slow["input_lens"][int(slow["first_failure"]) - 1]
     metadata = read_metadata(out)
     assert json.loads(metadata["isolation"])["level"] == table["isolation"].iloc[0]
+    assert metadata["judge_workers"] == str(len(os.sched_getaffinity(0)))
 
 
 def test_all_tests_flag(tmp_path):

@@ -44,10 +44,38 @@ def test_a_slow_program_fails_by_time_after_passing_small_tests(judge):
     result = run(judge, problem, "import time\nn = int(input())\nif n > 10: time.sleep(5)\nprint(n)")
     assert result.verdicts == ["AC", "AC", "TLE"]
     assert result.outcome == "optimization_failure"
+    assert result.tle_cause == "wall"  # asleep: the wall-clock backstop ended it
     result = run(judge, problem, SLOW_SUM + "while n > 10: pass\n")
     assert (result.verdicts, result.outcome) == (["AC", "AC", "TLE"], "optimization_failure")
     assert result.cpu_s[-1] >= 0.5
+    assert result.tle_cause == "cpu"
     assert result.max_passed_input_len == 2 and result.first_failure == 2
+
+
+def test_a_program_slowed_by_a_loaded_machine_is_judged_by_its_cpu_time(tmp_path):
+    """Twenty busy processes share the judge's one core: a program that needs a fifth of
+    its CPU limit takes several limits of wall time, and is still accepted."""
+    import os
+    import subprocess
+    import sys
+
+    problem = stdin_problem("loaded", tests=(Test("1\n", "1"),), time_limit_s=1.0)
+    spin = "import time\nend = time.process_time() + 0.2\nwhile time.process_time() < end: pass\n"
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(before)})  # the pool's workers inherit the one core
+    # each in a session of its own: with autogroup scheduling a session shares one slot
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                                start_new_session=True) for _ in range(20)]
+    try:
+        with JudgePool(workers=1) as judge:
+            result = run(judge, problem, spin + "print(input())")
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+        os.sched_setaffinity(0, before)
+    assert result.verdicts == ["AC"], (result.verdicts, result.tle_cause)
+    assert result.tle_cause is None
 
 
 def test_a_memory_hungry_program_fails_by_memory_after_passing_small_tests(judge):

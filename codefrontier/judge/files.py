@@ -28,6 +28,7 @@ VERDICTS_SCHEMA = pa.schema([
     ("first_failure", pa.int64()),
     ("max_passed_input_len", pa.int64()),
     ("format_error_cause", pa.string()),
+    ("tle_cause", pa.string()),
     ("error", pa.string()),
     ("isolation", pa.string()),
 ])
@@ -62,13 +63,15 @@ def judge_files(problems_path: str | os.PathLike, samples_path: str | os.PathLik
     with JudgePool(workers=workers, max_isolation=max_isolation) as pool:
         results = pool.judge(problems.problems, samples, all_tests=all_tests, progress=progress)
         isolation = pool.isolation
+        worker_count = pool.worker_count
     from codefrontier.provenance import PARQUET_KEY, record
 
     provenance = record([problems_path, samples_path], kind="verdicts", all_tests=all_tests,
-                        isolation=isolation.to_dict())
+                        isolation=isolation.to_dict(), judge_workers=worker_count)
     metadata = {"codefrontier_version": __version__,
                 "isolation": json.dumps(isolation.to_dict()),
                 "all_tests": json.dumps(all_tests),
+                "judge_workers": str(worker_count),
                 PARQUET_KEY: json.dumps(provenance, sort_keys=True)}
     write_records([asdict(r) for r in results], out_path, schema=VERDICTS_SCHEMA,
                   metadata=metadata)

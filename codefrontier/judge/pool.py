@@ -65,8 +65,21 @@ class SampleResult:
     first_failure: int | None
     max_passed_input_len: int | None
     format_error_cause: str | None
+    # the first failure is TLE: "cpu" (CPU time over the limit) or "wall" (the wall-clock
+    # backstop: the program sat idle, asleep or blocked, for too long)
+    tle_cause: str | None
     error: str  # compile error, or the stderr tail of the failing test on RE
     isolation: str
+
+
+def workers_per_process(node_workers: int | None = None) -> int:
+    """Judge workers for this process: the node's share (`node_workers`, default the cores
+    this process may run on) divided among the training processes on the node
+    (LOCAL_WORLD_SIZE, set by accelerate and torchrun), at least one. Eight training
+    processes on an 8-core node so run 8 sandboxes, not 64."""
+    cores = node_workers or len(os.sched_getaffinity(0))
+    local_processes = int(os.environ.get("LOCAL_WORLD_SIZE") or 1)
+    return max(1, cores // max(1, local_processes))
 
 
 class WorkerDied(RuntimeError):
@@ -140,7 +153,8 @@ class _Worker:
 class JudgePool:
     """Judges samples against problems in sandboxed worker processes.
 
-    workers: number of worker processes (default: one per available core).
+    workers: number of worker processes (default: `workers_per_process()`, one per core
+        this process may use, shared with the other training processes on the node).
     max_isolation: the strongest sandbox level to try ("namespaces", "userns",
         "rlimits"); each worker falls back to the strongest level that works.
     output_limit_mb: stdout cap per test; more is OLE.
@@ -153,7 +167,7 @@ class JudgePool:
                  processes_per_test: int = 32, cache_mb: float = 256.0) -> None:
         if max_isolation not in LEVELS:
             raise ValueError(f"max_isolation {max_isolation!r} is not one of {LEVELS}")
-        count = workers or len(os.sched_getaffinity(0))
+        count = workers or workers_per_process()
         if count < 1:
             raise ValueError(f"workers must be at least 1, got {workers}")
         self.output_limit_mb = output_limit_mb
@@ -166,6 +180,10 @@ class JudgePool:
         self._lock = threading.Lock()
         self.isolation = self._workers[0].isolation
         log.info("judge sandbox: %s (%d workers)", self.isolation.describe(), count)
+
+    @property
+    def worker_count(self) -> int:
+        return len(self._workers)
 
     @property
     def worker_pids(self) -> list[int]:
@@ -248,7 +266,7 @@ def _format_error(sample: Sample, input_lens: list[int], isolation: str,
         problem_id=sample.problem_id, sample_id=sample.sample_id,
         outcome=Outcome.FORMAT_ERROR.value, verdicts=[], input_lens=input_lens, cpu_s=[],
         peak_mb=[], first_failure=None, max_passed_input_len=None,
-        format_error_cause=cause, error="", isolation=isolation)
+        format_error_cause=cause, tle_cause=None, error="", isolation=isolation)
 
 
 def _result_from_reply(sample: Sample, reply: dict, input_lens: list[int],
@@ -268,4 +286,11 @@ def _result_from_reply(sample: Sample, reply: dict, input_lens: list[int],
         cpu_s=[round(r["cpu_s"], 4) for r in runs], peak_mb=[round(r["peak_mb"], 2) for r in runs],
         first_failure=failed_at,
         max_passed_input_len=input_lens[len(passed) - 1] if passed else None,
-        format_error_cause=None, error=error, isolation=isolation)
+        format_error_cause=None, tle_cause=_tle_cause(runs, failed_at), error=error,
+        isolation=isolation)
+
+
+def _tle_cause(runs: list[dict], failed_at: int | None) -> str | None:
+    if failed_at is None or runs[failed_at]["verdict"] != Verdict.TLE.value:
+        return None
+    return "wall" if runs[failed_at].get("wall_timeout") else "cpu"

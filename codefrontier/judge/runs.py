@@ -99,6 +99,7 @@ def judge_request(request: dict, seq: int, zygote_in: int, zygote_out: int) -> d
                 verdict = output_verdict(request["kind"], run.output, tests[index][1])
             runs.append({"verdict": verdict.value, "cpu_s": run.cpu_s, "wall_s": run.wall_s,
                          "peak_mb": run.peak_mb, "exit_code": run.exit_code,
+                         "wall_timeout": run.wall_timeout,
                          "stderr": run.stderr if verdict == Verdict.RE else "",
                          "setup_failed": run.exit_code == EXIT_SETUP})
             more = index + 1 < len(tests) and (verdict == Verdict.AC or request["all_tests"])

@@ -160,20 +160,70 @@ class _TestFiles:
         os.lseek(self.stdin, 0, os.SEEK_SET)
 
 
+def idle_limit_s(time_limit_s: float) -> float:
+    """Seconds a test may spend neither running nor waiting for a CPU (asleep, blocked,
+    or waiting on a child) before the wall-clock backstop kills it."""
+    return 2.0 * time_limit_s + 1.0
+
+
+def hard_wall_limit_s(time_limit_s: float) -> float:
+    """A ceiling on wall time whatever the load: a program this starved is not judged."""
+    return 20.0 * time_limit_s + 30.0
+
+
+def _busy_s(pid: int) -> float | None:
+    """Seconds the process's busiest thread has been on a CPU or queued for one
+    (/proc/PID/task/*/schedstat); None once the process is gone."""
+    busiest = None
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as handle:
+                on_cpu_ns, waiting_ns, _ = handle.read().split()
+        except (OSError, ValueError):
+            continue
+        busy = (int(on_cpu_ns) + int(waiting_ns)) / 1e9
+        busiest = busy if busiest is None else max(busiest, busy)
+    return busiest
+
+
+def _wait_with_backstop(pid: int, pidfd: int, time_limit_s: float, start: float) -> bool:
+    """Wait for the test process; True when the wall-clock backstop killed it.
+
+    The backstop counts idle time (wall time less time on or queued for a CPU), so a
+    program slowed by a loaded machine is judged by its CPU time, never by the load;
+    RLIMIT_CPU ends programs that compute too long.
+    """
+    idle_limit, hard_limit = idle_limit_s(time_limit_s), hard_wall_limit_s(time_limit_s)
+    timeout = idle_limit
+    while True:
+        ready, _, _ = select.select([pidfd], [], [], timeout)
+        if ready:
+            return False
+        wall = time.monotonic() - start
+        busy = _busy_s(pid)
+        if busy is None:  # exited between the two calls
+            return False
+        idle = wall - busy
+        if idle >= idle_limit or wall >= hard_limit:
+            os.kill(pid, signal.SIGKILL)
+            return True
+        timeout = min(max(idle_limit - idle, 0.05), hard_limit - wall)
+
+
 def _run_one_test(code, namespace, request, stdin_text, files: _TestFiles, limits, confinement,
                   isolation) -> TestRun:
     files.reset(stdin_text.encode())
-    wall_limit = 2.0 * request["time_limit_s"] + 1.0
     start = time.monotonic()
     pid = os.fork()
     if pid == 0:
         run_test_child(code, namespace, request["kind"], request["func_name"], stdin_text,
                        files.fds, limits, confinement)
     pidfd = os.pidfd_open(pid)
-    ready, _, _ = select.select([pidfd], [], [], wall_limit)
-    wall_timeout = not ready
-    if wall_timeout:
-        os.kill(pid, signal.SIGKILL)
+    wall_timeout = _wait_with_backstop(pid, pidfd, request["time_limit_s"], start)
     _, status, usage = os.wait4(pid, 0)
     wall_s = time.monotonic() - start
     os.close(pidfd)
