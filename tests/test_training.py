@@ -2,10 +2,12 @@
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from types import SimpleNamespace
 
 import pyarrow.parquet as pq
 import pytest
@@ -144,6 +146,75 @@ def test_sft_is_killed_and_resumes_to_a_complete_checkpoint(tiny_model, data, tm
     generation = json.loads((out / "generation_config.json").read_text())
     assert generation["use_cache"] is True
     assert json.loads((out / "config.json").read_text())["use_cache"] is True
+
+
+def short_run(stage, tiny_model, data, out, learning_rate):
+    """A 3-step SFT or GRPO command that saves and logs every step."""
+    if stage == "sft":
+        command = ["train", "sft", "--model", tiny_model, "--data", data / "sft.parquet",
+                   "--set", "per_device_train_batch_size=2"]
+    else:
+        command = ["train", "grpo", "--model", tiny_model, "--problems", data / "train.parquet",
+                   "--reward", "kinf", "--judge-workers", "1", "--set", "num_generations=4",
+                   "--set", "per_device_train_batch_size=4", "--set", "max_completion_length=16"]
+    return [*command, "--out", out, "--set", "max_steps=3", "--set", "save_steps=1",
+            "--set", "logging_steps=1", "--set", f"learning_rate={learning_rate}"]
+
+
+def logged_learning_rates(work, step=3):
+    """(step, learning rate) as the trainer logged them up to checkpoint-`step`."""
+    state = json.loads((work / f"checkpoint-{step}" / "trainer_state.json").read_text())
+    return [(entry["step"], entry["learning_rate"]) for entry in state["log_history"]
+            if "learning_rate" in entry]
+
+
+@pytest.fixture(scope="module", params=["sft", "grpo"])
+def retrained(request, tiny_model, data, tmp_path_factory):
+    """A complete 3-step run at learning rate 1e-3, then a rerun at 5e-3 with the same
+    output and work folder (a workflow rerun after a config change)."""
+    stage = request.param
+    out = tmp_path_factory.mktemp(f"retrain-{stage}") / "model"
+    work = out.with_name("model.work")
+    first = cli(*short_run(stage, tiny_model, data, out, "1e-3"))
+    assert first.returncode == 0, first.stderr[-3000:]
+    first_rates = [rate for _, rate in logged_learning_rates(work)]
+    second = cli(*short_run(stage, tiny_model, data, out, "5e-3"))
+    assert second.returncode == 0, second.stderr[-3000:]
+    return SimpleNamespace(stage=stage, out=out, work=work, log=second.stderr,
+                           first_rates=first_rates,
+                           command=lambda to: short_run(stage, tiny_model, data, to, "5e-3"))
+
+
+@pytest.mark.slow
+def test_a_rerun_with_a_changed_setting_starts_from_step_0(retrained):
+    assert "not resuming: learning_rate 0.001 -> 0.005; starting from step 0" in retrained.log
+    assert "resuming from" not in retrained.log
+    logged = logged_learning_rates(retrained.work)
+    assert [step for step, _ in logged] == [1, 2, 3]
+    assert [rate for _, rate in logged] == pytest.approx([5 * r for r in retrained.first_rates])
+    provenance = json.loads((retrained.out / "provenance.json").read_text())
+    assert provenance["resumed_from"] is None
+    assert provenance["settings"]["learning_rate"] == pytest.approx(5e-3)
+    if retrained.stage == "grpo":  # the first run's reward log went with its checkpoints
+        assert len((retrained.work / "rewards.jsonl").read_text().splitlines()) == 3
+
+
+@pytest.mark.slow
+def test_an_interrupted_rerun_resumes_its_own_checkpoint(retrained, tmp_path):
+    # The rerun as if killed after saving checkpoint-2, in a copy of its work folder
+    # (a work folder that moved stays resumable).
+    out, work = tmp_path / "model", tmp_path / "model.work"
+    shutil.copytree(retrained.work, work)
+    shutil.rmtree(work / "checkpoint-3")
+    done = cli(*retrained.command(out))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "not resuming" not in done.stderr
+    assert f"resuming from {work / 'checkpoint-2'}" in done.stderr
+    assert json.loads((out / "provenance.json").read_text())["resumed_from"] == str(
+        work / "checkpoint-2")
+    logged = logged_learning_rates(work)
+    assert [step for step, _ in logged] == [1, 2, 3]
+    assert [rate for _, rate in logged] == pytest.approx([5 * r for r in retrained.first_rates])
 
 
 @pytest.fixture(scope="module")

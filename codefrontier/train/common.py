@@ -3,8 +3,11 @@
 A run keeps its trainer checkpoints in a work folder next to the output
 (`OUT.work/` unless told otherwise), so a killed run resumes from the last one
 and a workflow manager that deletes the outputs of a failed job loses nothing.
-The output folder appears only when training is complete (written to a
-temporary folder, then renamed).
+The work folder also holds the run's fingerprint (`run.json`: inputs, model,
+trainer settings); a run whose fingerprint differs starts from step 0 instead
+of resuming checkpoints that were trained for something else. The output
+folder appears only when training is complete (written to a temporary folder,
+then renamed).
 """
 
 from __future__ import annotations
@@ -96,11 +99,107 @@ def last_checkpoint(work_dir: Path) -> str | None:
     return None
 
 
-def train_and_save(trainer, work: Path, out: Path, model: str, inputs: list, **fields) -> Path:
-    """Train (resuming from the work folder's last complete checkpoint) and save the result
-    with a provenance record; `model` counts as an input when it is a local folder."""
+FINGERPRINT_FILE = "run.json"
+
+# Trainer settings that decide only where and how often a run writes or reports,
+# never the weights it trains, so changing them keeps a run resumable. Anything
+# not listed counts: a needless restart costs time, a wrong resume costs results.
+RESUMABLE_SETTINGS = frozenset({
+    "output_dir",  # the work folder itself, which may move
+    "logging_strategy", "logging_steps", "logging_first_step",
+    "save_strategy", "save_steps", "save_total_limit",
+    "report_to", "run_name",
+    "local_rank",  # which process this is, not what the run computes
+})
+
+
+def run_fingerprint(trainer, model: str, inputs: list, fields: dict) -> dict[str, Any]:
+    """What a run's result depends on: the trainer settings (less RESUMABLE_SETTINGS),
+    the model and its content when local, the inputs' contents, the number of processes
+    (it sets the global batch) and the run's own fields (kind, reward)."""
+    from codefrontier.provenance import content_sha256
+
+    settings = {key: value for key, value in trainer.args.to_dict().items()
+                if key not in RESUMABLE_SETTINGS}
+    fingerprint = {
+        **fields,
+        "model": str(model),
+        "model_sha256": content_sha256(model) if Path(model).is_dir() else None,
+        "inputs": {str(path): content_sha256(path) for path in inputs},
+        "processes": trainer.accelerator.num_processes,
+        "trainer": settings,
+    }
+    return json.loads(json.dumps(fingerprint, default=str))  # as it reads back from run.json
+
+
+def read_fingerprint(work_dir: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads((work_dir / FINGERPRINT_FILE).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def write_fingerprint(work_dir: Path, fingerprint: dict[str, Any]) -> None:
+    tmp = work_dir / f".{FINGERPRINT_FILE}.tmp"
+    tmp.write_text(json.dumps(fingerprint, indent=2, sort_keys=True))
+    tmp.replace(work_dir / FINGERPRINT_FILE)
+
+
+def fingerprint_changes(old: dict[str, Any] | None, new: dict[str, Any], shown: int = 6) -> str:
+    """What differs between two fingerprints, as `key old -> new` items."""
+    if old is None:
+        return f"the work folder has no readable {FINGERPRINT_FILE} (an older version's run?)"
+    before, after = _flat(old), _flat(new)
+    changes = [f"{key} {_short(before.get(key))} -> {_short(after.get(key))}"
+               for key in sorted(before.keys() | after.keys()) if before.get(key) != after.get(key)]
+    if len(changes) > shown:
+        changes = [*changes[:shown], f"and {len(changes) - shown} more"]
+    return ", ".join(changes)
+
+
+def _flat(fingerprint: dict[str, Any]) -> dict[str, Any]:
+    """Trainer settings by their TRL name, inputs as `input PATH`, the rest as is."""
+    flat = {key: value for key, value in fingerprint.items() if key not in ("trainer", "inputs")}
+    flat |= {f"input {path}": digest for path, digest in (fingerprint.get("inputs") or {}).items()}
+    return flat | (fingerprint.get("trainer") or {})
+
+
+def _short(value: Any) -> str:
+    """A value as JSON writes it; sha256 digests cut to 12 hex digits."""
+    if isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value):
+        return value[:12] + "…"
+    return json.dumps(value)
+
+
+def prepare_work_dir(work_dir: Path, fingerprint: dict[str, Any],
+                     run_files: tuple[str, ...] = ()) -> None:
+    """Make the work folder hold only what this run may resume: checkpoints of another run
+    (and its `run_files`, such as logs) are removed, then the fingerprint is written."""
+    work_dir.mkdir(parents=True, exist_ok=True)
+    stored = read_fingerprint(work_dir)
+    if last_checkpoint(work_dir) and stored != fingerprint:
+        log.info("not resuming: %s; starting from step 0",
+                 fingerprint_changes(stored, fingerprint))
+        for checkpoint in work_dir.glob("checkpoint-*"):
+            if checkpoint.is_dir():
+                shutil.rmtree(checkpoint)
+    if last_checkpoint(work_dir) is None:
+        for name in run_files:  # a run from step 0 starts its logs afresh
+            (work_dir / name).unlink(missing_ok=True)
+    write_fingerprint(work_dir, fingerprint)
+
+
+def train_and_save(trainer, work: Path, out: Path, model: str, inputs: list,
+                   run_files: tuple[str, ...] = (), **fields) -> Path:
+    """Train (resuming from the work folder's last complete checkpoint when it belongs to
+    the same run) and save the result with a provenance record; `model` counts as an
+    input when it is a local folder. `run_files` are work-folder files that the run
+    appends to, removed when it starts from step 0."""
     from codefrontier.provenance import record
 
+    if trainer.is_world_process_zero():
+        prepare_work_dir(work, run_fingerprint(trainer, model, inputs, fields), run_files)
+    trainer.accelerator.wait_for_everyone()
     resume = last_checkpoint(work)
     if resume:
         log.info("resuming from %s", resume)

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from codefrontier.judge import JudgePool, Sample
+from codefrontier.judge.pool import workers_per_process
 from codefrontier.problems import Problem, load_problems
 from codefrontier.rewards import parse_reward, tests_needed
 from codefrontier.settings import reasoning
@@ -31,6 +32,7 @@ from codefrontier.train.common import train_and_save, trainer_config, work_dir_f
 
 log = logging.getLogger("codefrontier.train.grpo")
 
+REWARD_LOG = "rewards.jsonl"  # in the work folder; a run that restarts from step 0 clears it
 OUTCOMES = ("correct", "optimization_failure", "correctness_failure", "format_error")
 DEFAULTS = {
     "learning_rate": 1e-4,
@@ -129,7 +131,7 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
     work = work_dir_for(out, work_dir)
     problems = list(load_problems(problems_path))
     # Judge workers first: fresh processes, before the trainer creates threads or a CUDA context.
-    with JudgePool(workers=judge_workers) as pool:
+    with JudgePool(workers=workers_per_process(judge_workers)) as pool:
         from trl import GRPOConfig, GRPOTrainer
 
         from codefrontier.models import load_tokenizer
@@ -137,9 +139,9 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
         config = trainer_config(GRPOConfig, DEFAULTS, overrides or {}, work)
         work.mkdir(parents=True, exist_ok=True)
         reward_function = JudgeReward(reward, {p.problem_id: p for p in problems}, pool,
-                                      config.max_completion_length, work / "rewards.jsonl")
+                                      config.max_completion_length, work / REWARD_LOG)
         trainer = GRPOTrainer(model=model, reward_funcs=[reward_function], args=config,
                               train_dataset=prompt_dataset(problems),
                               processing_class=load_tokenizer(model))
-        return train_and_save(trainer, work, out, model, [problems_path], kind="rl",
-                              reward=reward)
+        return train_and_save(trainer, work, out, model, [problems_path],
+                              run_files=(REWARD_LOG,), kind="rl", reward=reward)
