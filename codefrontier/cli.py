@@ -104,11 +104,9 @@ def _problems_calibrate(args: argparse.Namespace) -> int:
     for report in reports:
         trouble = report.problems
         failing += bool(trouble)
-        slow_margin = report.slow_margin
         print(f"{report.problem_id:<34}{report.time_limit_s:>8g}{report.efficient_max_cpu_s:>11.3f}"
               f"{report.efficient_margin:>9.1f}×{report.slow_passed_up_to or '-':>12}"
-              f"{report.slow_largest_verdict or '-':>13}"
-              f"{'-' if slow_margin is None else f'{slow_margin:.1f}×':>8}  "
+              f"{report.slow_largest_verdict or '-':>13}{report.slow_margin:>8}  "
               f"{'; '.join(trouble) or 'yes'}")
     print(f"{len(reports) - failing} of {len(reports)} problems calibrated")
     return 1 if failing else 0

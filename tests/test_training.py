@@ -23,9 +23,11 @@ from codefrontier.train.grpo import JudgeReward, restrict_tests
 OFFLINE = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
 SPEC = EmbeddedModelSpec(vocab_size=512, hidden_size=64, intermediate_size=128,
                          num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=1)
-# Tests 10^0..10^4 bytes: a quadratic program is fine below 10^3 and too slow above.
-LENGTHS = (1, 5, 50, 500, 5000, 20000)
-SLOW_SUM = "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(sum(xs[:i + 1]) for i in range(n)) * 0 + sum(xs))\n"
+# Lists of 1 to 200,000 numbers: SLOW_SUM's quadratic Python loop is instant up to 500
+# numbers and needs hours (thousands of time limits, on any machine) for the largest.
+LENGTHS = (1, 5, 50, 500, 200_000)
+SLOW_SUM = ("n = int(input())\nxs = list(map(int, input().split()))\n"
+            "print(sum(xs[j] for i in range(n) for j in range(i + 1) if i == n - 1))\n")
 FAST_SUM = "n = int(input())\nprint(sum(map(int, input().split())))\n"
 
 

@@ -43,12 +43,16 @@ class Calibration:
         return self.time_limit_s / max(self.efficient_max_cpu_s, 1e-3)
 
     @property
-    def slow_margin(self) -> float | None:
-        """The slow reference's CPU time on the largest test, in limits (at least the
-        raised factor when it ran out of time there)."""
-        if self.slow_largest_cpu_s is None:
-            return None
-        return self.slow_largest_cpu_s / self.time_limit_s
+    def slow_margin(self) -> str:
+        """The slow reference's CPU time on the largest test, in limits: `≥3×` when it ran
+        out of the raised limit, the measured ratio when it finished."""
+        if self.slow_largest_verdict is None:
+            return "-"
+        if self.slow_largest_verdict == "TLE":
+            return f"≥{SLOW_LIMIT_FACTOR:g}×"
+        if self.slow_largest_verdict == "MLE":
+            return "MLE"
+        return f"{self.slow_largest_cpu_s / self.time_limit_s:.1f}×"
 
     @property
     def problems(self) -> list[str]:

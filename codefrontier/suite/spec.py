@@ -32,7 +32,7 @@ class SuiteProblem:
     kind: str = "stdin"
     func_name: str = ""
     starter_code: str = ""
-    time_limit_s: float = 2.0
+    time_limit_s: float = 1.0  # CPU seconds per test; `problems calibrate` checks the margins
     memory_limit_mb: int = 256
     tags: tuple[str, ...] = field(default=())
 

@@ -2,7 +2,9 @@ from codefrontier.suite.spec import SuiteProblem
 
 
 def generate(rng, n):
-    roots = ["".join(rng.choice("abcde") for _ in range(rng.randint(1, 6))) for _ in range(max(1, n // 3))]
+    # many groups (about n/3): the naive scan compares each word with every group so far
+    roots = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 10)))
+             for _ in range(max(1, n // 3))]
     words = []
     for _ in range(n):
         letters = list(rng.choice(roots))

@@ -57,5 +57,5 @@ print(best)
 """,
     generate=generate,
     edge_cases=("babad\n", "cbbd\n", "a\n", "abccba\n"),
-    time_limit_s=4.0,  # Manacher in Python needs 0.7 s on the largest test
+    time_limit_s=2.0,  # Manacher in Python needs 0.7 s on the largest test
 )

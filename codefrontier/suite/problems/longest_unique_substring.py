@@ -28,11 +28,13 @@ class Solution:
     def lengthOfLongestSubstring(self, s: str) -> int:
         best = 0
         for i in range(len(s)):
+            seen = set()
+            unique = True
             for j in range(i, len(s)):
-                if len(set(s[i:j + 1])) == j - i + 1:
+                unique = unique and s[j] not in seen
+                seen.add(s[j])
+                if unique:
                     best = max(best, j - i + 1)
-                else:
-                    break
         return best
 """,
     buggy="""\
