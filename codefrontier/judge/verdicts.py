@@ -11,7 +11,10 @@ class Verdict(StrEnum):
     WA = "WA"  # wrong answer
     RE = "RE"  # runtime error, compile error included
     TLE = "TLE"  # CPU time over the limit, or the wall-clock backstop
-    MLE = "MLE"  # memory over the limit (MemoryError or an OOM kill)
+    # memory over the limit: a MemoryError under the address-space cap. A SIGKILL that the
+    # CPU limit does not explain (e.g. the kernel OOM killer when the machine itself runs
+    # out of memory) is RE: the program stayed within its own limit (runs.runtime_verdict).
+    MLE = "MLE"
     OLE = "OLE"  # output over the cap
 
 

@@ -173,7 +173,7 @@ def hard_wall_limit_s(time_limit_s: float) -> float:
 
 def _busy_s(pid: int) -> float | None:
     """Seconds the process's busiest thread has been on a CPU or queued for one
-    (/proc/PID/task/*/schedstat); None once the process is gone."""
+    (/proc/PID/task/*/schedstat); None when that cannot be read."""
     busiest = None
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
@@ -205,9 +205,10 @@ def _wait_with_backstop(pid: int, pidfd: int, time_limit_s: float, start: float)
             return False
         wall = time.monotonic() - start
         busy = _busy_s(pid)
-        if busy is None:  # exited between the two calls
+        if select.select([pidfd], [], [], 0)[0]:  # it ended meanwhile
             return False
-        idle = wall - busy
+        # an unreadable /proc entry leaves the plain wall-clock backstop
+        idle = wall - (busy or 0.0)
         if idle >= idle_limit or wall >= hard_limit:
             os.kill(pid, signal.SIGKILL)
             return True
