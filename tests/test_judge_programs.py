@@ -52,6 +52,14 @@ def test_a_slow_program_fails_by_time_after_passing_small_tests(judge):
     assert result.max_passed_input_len == 2 and result.first_failure == 2
 
 
+def test_a_time_limit_exceeded_costs_about_the_limit_not_a_whole_second(judge):
+    """RLIMIT_CPU counts whole seconds; the judge ends a program at its fractional limit."""
+    problem = stdin_problem("spin", tests=(Test("1\n", "1"),), time_limit_s=0.3)
+    result = run(judge, problem, "while True: pass")
+    assert (result.verdicts, result.tle_cause) == (["TLE"], "cpu")
+    assert 0.3 <= result.cpu_s[0] < 0.6
+
+
 def test_a_program_slowed_by_a_loaded_machine_is_judged_by_its_cpu_time(tmp_path):
     """Twenty busy processes share the judge's one core: a program that needs a fifth of
     its CPU limit takes several limits of wall time, and is still accepted."""

@@ -72,6 +72,7 @@ TMPFS_MB = 256
 # Tests cached per problem in the worker, inputs in the zygote (each, per worker):
 # a sample then sends only its program.
 CACHE_BYTES = 256 * 2**20
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 # ----------------------------------------------------------------- sample process
@@ -190,29 +191,46 @@ def _busy_s(pid: int) -> float | None:
     return busiest
 
 
-def _wait_with_backstop(pid: int, pidfd: int, time_limit_s: float, start: float) -> bool:
-    """Wait for the test process; True when the wall-clock backstop killed it.
+def _cpu_s(pid: int) -> float | None:
+    """CPU seconds (user + system, every thread) of the process, from /proc/PID/stat;
+    None when that cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()  # the name may hold spaces
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    except (OSError, IndexError, ValueError):
+        return None
 
-    The backstop counts idle time (wall time less time on or queued for a CPU), so a
-    program slowed by a loaded machine is judged by its CPU time, never by the load;
-    RLIMIT_CPU ends programs that compute too long.
+
+def _wait_with_limits(pid: int, pidfd: int, time_limit_s: float, start: float) -> bool:
+    """Wait for the test process, ending it at its CPU limit; True when the wall-clock
+    backstop killed it.
+
+    The CPU limit is enforced to the tick (RLIMIT_CPU counts whole seconds, so a 0.5 s
+    limit would cost a slow program a full second of CPU; it stays as the backstop
+    for threads). The backstop counts idle time (wall time less time on or queued for
+    a CPU), so a program slowed by a loaded machine is judged by its CPU time, never
+    by the load.
     """
     idle_limit, hard_limit = idle_limit_s(time_limit_s), hard_wall_limit_s(time_limit_s)
-    timeout = idle_limit
+    timeout = min(time_limit_s, idle_limit)  # one thread gains at most wall time in CPU
     while True:
-        ready, _, _ = select.select([pidfd], [], [], timeout)
-        if ready:
+        if select.select([pidfd], [], [], timeout)[0]:
             return False
         wall = time.monotonic() - start
-        busy = _busy_s(pid)
+        cpu, busy = _cpu_s(pid), _busy_s(pid)
         if select.select([pidfd], [], [], 0)[0]:  # it ended meanwhile
+            return False
+        if cpu is not None and cpu >= time_limit_s:
+            os.kill(pid, signal.SIGKILL)  # a SIGKILL at the CPU limit is TLE (runs.py)
             return False
         # an unreadable /proc entry leaves the plain wall-clock backstop
         idle = wall - (busy or 0.0)
         if idle >= idle_limit or wall >= hard_limit:
             os.kill(pid, signal.SIGKILL)
             return True
-        timeout = min(max(idle_limit - idle, 0.05), hard_limit - wall)
+        timeout = max(0.005, min(time_limit_s - (cpu or 0.0), idle_limit - idle,
+                                 hard_limit - wall))
 
 
 def _run_one_test(code, namespace, request, stdin_text, files: _TestFiles, limits, confinement,
@@ -224,7 +242,7 @@ def _run_one_test(code, namespace, request, stdin_text, files: _TestFiles, limit
         run_test_child(code, namespace, request["kind"], request["func_name"], stdin_text,
                        files.fds, limits, confinement)
     pidfd = os.pidfd_open(pid)
-    wall_timeout = _wait_with_backstop(pid, pidfd, request["time_limit_s"], start)
+    wall_timeout = _wait_with_limits(pid, pidfd, request["time_limit_s"], start)
     _, status, usage = os.wait4(pid, 0)
     wall_s = time.monotonic() - start
     os.close(pidfd)
