@@ -31,6 +31,8 @@ FRONTIER_SCHEMA = pa.schema([
     ("difficulty", pa.string()),      # easy | medium | hard | all
     ("problems", pa.int64()), ("samples", pa.int64()),
     *[(f"rate_{o}", pa.float64()) for o in OUTCOMES],
+    # problem-clustered standard error of each rate (cluster_standard_error)
+    *[(f"se_{o}", pa.float64()) for o in OUTCOMES],
     ("pass_at_1", pa.float64()),      # mean over problems of c/n
     ("mean_completion_tokens", pa.float64()),
     *[(f"format_{c}_rate", pa.float64()) for c in FORMAT_CAUSES],  # share of all samples
@@ -88,6 +90,28 @@ def problem_counts(verdicts: list[dict]) -> dict[str, tuple[int, int]]:
     return {pid: (n, c) for pid, (n, c) in counts.items()}
 
 
+def outcome_counts(verdicts: list[dict], outcome: str) -> list[tuple[int, int]]:
+    """(samples, samples with `outcome`) per problem."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for row in verdicts:
+        counts[row["problem_id"]][0] += 1
+        counts[row["problem_id"]][1] += row["outcome"] == outcome
+    return [(n, x) for n, x in counts.values()]
+
+
+def cluster_standard_error(counts: list[tuple[int, int]]) -> float:
+    """Standard error of the rate Σx_i/Σn_i from (n_i, x_i) per problem, clustered by
+    problem: sqrt(P/(P−1) · Σ_i (x_i − p·n_i)²) / Σn_i. Samples of one problem share
+    its difficulty, so they are not independent draws; NaN with fewer than 2 problems."""
+    problems = len(counts)
+    total = sum(n for n, _ in counts)
+    if problems < 2 or total == 0:
+        return float("nan")
+    rate = sum(x for _, x in counts) / total
+    squares = sum((x - rate * n) ** 2 for n, x in counts)
+    return math.sqrt(problems / (problems - 1) * squares) / total
+
+
 def correct_counts(checkpoint: Checkpoint) -> dict[str, tuple[int, int]]:
     return problem_counts(read_records(checkpoint.verdicts))
 
@@ -131,6 +155,7 @@ def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], tokens: dict,
         "kind": ckpt.kind, "reward": reward, "alpha": ckpt.alpha, "difficulty": level,
         "problems": len(per_problem), "samples": total,
         **{f"rate_{o}": outcomes[o] / total for o in OUTCOMES},
+        **{f"se_{o}": cluster_standard_error(outcome_counts(verdicts, o)) for o in OUTCOMES},
         "pass_at_1": sum(c / n for n, c in per_problem.values()) / len(per_problem),
         "mean_completion_tokens": sum(used) / len(used) if used else float("nan"),
         **{f"format_{c}_rate": causes[c] / total for c in FORMAT_CAUSES},

@@ -81,3 +81,44 @@ def test_pools_and_solve_sets(tmp_path):
     only = by[("only-extrapolated", None)]
     assert only["solved"] == ["p-hard"] and only["members"] == ["a2"]
     assert not math.isnan(by[("rl-endpoints", 4)]["pass_at_k"])
+
+
+@pytest.fixture
+def many_problems(tmp_path):
+    """40 easy problems, p0 .. p39."""
+    path = tmp_path / "many.parquet"
+    save_problems([stdin_problem(f"p{i}", tests=(Test("1 2\n", "3"),)) for i in range(40)], path)
+    return path
+
+
+def test_standard_errors_are_clustered_by_problem(tmp_path, many_problems):
+    ckpt = write_checkpoint(tmp_path, "sft", {
+        "p0": ["correct", "correct", "correct", "correctness_failure"],
+        "p1": ["optimization_failure", "optimization_failure"],
+        "p2": ["correct", "correctness_failure", "correctness_failure"]})
+    row = next(r for r in frontier_rows([ckpt], many_problems) if r["difficulty"] == "all")
+    n = (4, 2, 3)
+
+    def by_hand(x):  # x: samples with the outcome in p0, p1, p2
+        p = sum(x) / sum(n)
+        return math.sqrt(3 / 2 * sum((xi - p * ni) ** 2 for xi, ni in zip(x, n, strict=True))) / sum(n)
+
+    assert row["se_correct"] == pytest.approx(by_hand((3, 0, 1)))
+    assert row["se_optimization_failure"] == pytest.approx(by_hand((0, 2, 0)))
+    assert row["se_correctness_failure"] == pytest.approx(by_hand((1, 0, 2)))
+    assert row["se_format_error"] == 0.0
+
+
+def test_standard_error_with_one_sample_per_problem_is_the_binomial_one(tmp_path, many_problems):
+    outcomes = {f"p{i}": ["correct" if i < 10 else "correctness_failure"] for i in range(40)}
+    row = next(r for r in frontier_rows([write_checkpoint(tmp_path, "sft", outcomes)], many_problems)
+               if r["difficulty"] == "all")
+    assert row["se_correct"] == pytest.approx(math.sqrt(0.25 * 0.75 / 40), rel=0.02)
+
+
+def test_standard_error_of_a_single_problem_is_nan(tmp_path, problems):
+    ckpt = write_checkpoint(tmp_path, "sft", {"p-easy": ["correct", "correctness_failure"],
+                                              "p-hard": ["correct", "correct"]})
+    rows = {r["difficulty"]: r for r in frontier_rows([ckpt], problems)}
+    assert math.isnan(rows["easy"]["se_correct"])
+    assert not math.isnan(rows["all"]["se_correct"])

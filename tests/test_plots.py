@@ -1,0 +1,217 @@
+"""Charts of the frontier and ensemble tables: their Vega-Lite specs and what vl-convert renders."""
+
+import re
+import struct
+from itertools import pairwise
+
+import pandas as pd
+import pytest
+import vl_convert
+
+from codefrontier.frontier import ENSEMBLE_SCHEMA, FRONTIER_SCHEMA, OUTCOMES
+from codefrontier.plots import (
+    EXTRAPOLATED,
+    INTERPOLATED,
+    frontier_chart,
+    outcome_mix_chart,
+    pass_at_k_chart,
+    write_plots,
+)
+from codefrontier.tables import write_records
+
+SAMPLES = 60  # 15 problems x 4 samples, as in the default run
+POOLS = ("best-single", "interpolation", "interpolation+extrapolation", "rl-endpoints")
+
+
+def frontier_row(checkpoint, correct, optimization, wrong, format_error, se=0.06,
+                 difficulty="all"):
+    kind = "sft" if checkpoint == "sft" else "rl" if checkpoint.startswith("rl-") else "merge"
+    counts = dict(zip(OUTCOMES, (correct, optimization, wrong, format_error), strict=True))
+    row = {"model": "tiny", "setting": "reasoning", "checkpoint": checkpoint, "kind": kind,
+           "reward": {"sft": None, "rl": checkpoint.removeprefix("rl-"), "merge": "k2->kinf"}[kind],
+           "alpha": float(checkpoint[1:]) if kind == "merge" else None,
+           "difficulty": difficulty, "problems": 15, "samples": SAMPLES,
+           **{f"rate_{o}": c / SAMPLES for o, c in counts.items()},
+           **{f"se_{o}": se for o in OUTCOMES},
+           "pass_at_1": correct / SAMPLES, "mean_completion_tokens": 120.0,
+           "format_truncated_rate": format_error / SAMPLES, "format_no_code_block_rate": 0.0}
+    assert list(row) == FRONTIER_SCHEMA.names
+    return row
+
+
+def frontier_rows():
+    """sft, rl-k2 and a0 coincide (correctness-failure rate 32/60 = 0.533), rl-kinf and a1 too."""
+    same = (12, 8, 32, 8)
+    return [*[frontier_row(name, *same) for name in ("sft", "rl-k2", "a0")],
+            frontier_row("rl-kinf", 14, 3, 35, 8), frontier_row("a1", 14, 3, 35, 8),
+            frontier_row("a0.5", 13, 6, 33, 8), frontier_row("a-0.5", 10, 12, 28, 10),
+            frontier_row("a1.5", 15, 1, 38, 6),
+            frontier_row("a1.5", 5, 1, 10, 44, difficulty="hard")]
+
+
+def frontier_table():
+    return pd.DataFrame(frontier_rows())
+
+
+def ensemble_row(pool, members, k, value):
+    row = {"model": "tiny", "setting": "reasoning", "pool": pool, "members": members, "k": k,
+           "pass_at_k": value, "problems": 15, "solved": ["p1"], "solved_beyond_best": []}
+    assert list(row) == ENSEMBLE_SCHEMA.names
+    return row
+
+
+def ensemble_rows():
+    """Four pools with one and the same pass@k curve over the budgets 1, 2, 4."""
+    members = {"best-single": ["sft"], "interpolation": ["a0", "a0.5", "a1"],
+               "interpolation+extrapolation": ["a-0.5", "a0", "a0.5", "a1", "a1.5"],
+               "rl-endpoints": ["rl-k2", "rl-kinf"]}
+    rows = []
+    for k, value in {1: 0.2, 2: 0.3, 4: 0.4}.items():
+        rows += [ensemble_row(f"single:{name}", [name], k, value * 0.9)
+                 for name in ("sft", "rl-k2", "rl-kinf", "a-0.5", "a0.5", "a1.5")]
+        rows += [ensemble_row(pool, members[pool], k, value) for pool in POOLS]
+    rows.append(ensemble_row("only-extrapolated", ["a-0.5", "a1.5"], None, None))
+    return rows
+
+
+def ensemble_table():
+    return pd.DataFrame(ensemble_rows())
+
+
+def chart_rows(chart) -> list[dict]:
+    (rows,) = chart.to_dict()["datasets"].values()
+    return rows
+
+
+def chart_layers(chart) -> list[dict]:
+    return chart.to_dict()["spec"]["layer"]
+
+
+def axis_labels(chart, title: str) -> list[str]:
+    """Tick labels of the axis whose title starts with `title`, as vl-convert renders it."""
+    svg = vl_convert.vegalite_to_svg(chart.to_dict())
+    groups = re.findall(r'<g class="mark-text role-axis-(label|title)"[^>]*>(.*?)</g>', svg)
+    texts = [(role, re.findall(r">([^<]*)</text>", body)) for role, body in groups]
+    return next(labels for (role, labels), (_, following) in pairwise(texts)
+                if role == "label" and following and following[0].startswith(title))
+
+
+def test_frontier_ticks_have_decimals_when_every_checkpoint_has_the_same_rate():
+    same = pd.DataFrame([frontier_row(name, 12, 8, 32, 8) for name in ("sft", "rl-k2", "a0")])
+    labels = axis_labels(frontier_chart(same), "correctness-failure rate")
+    ticks = [float(label) for label in labels]
+    assert len(ticks) >= 3 and all(re.fullmatch(r"0\.\d\d", label) for label in labels)
+    assert min(ticks) < 32 / SAMPLES < max(ticks)
+
+
+def test_frontier_labels_coinciding_checkpoints_once():
+    chart = frontier_chart(frontier_table())
+    labels = sorted(row["label"] for row in chart_rows(chart) if row["label"] is not None)
+    assert labels == ["a-0.5", "a0.5", "a1.5", "rl-kinf = a1", "sft = rl-k2 = a0"]
+    texts = [layer for layer in chart_layers(chart) if layer["mark"]["type"] == "text"]
+    assert texts and all(layer["encoding"]["text"]["field"] == "label" for layer in texts)
+
+
+def label_box(row: dict, x_domain: list, y_domain: list) -> tuple:
+    """The pixel box of a row's label in a 340 x 280 plot, at 6.5 px per character."""
+    px = (row["label_x"] - x_domain[0]) / (x_domain[1] - x_domain[0]) * 340
+    py = (y_domain[1] - row["label_y"]) / (y_domain[1] - y_domain[0]) * 280
+    width = 6.5 * len(row["label"])
+    left = px if row["label_align"] == "left" else px - width
+    return left, py - 7, left + width, py + 7
+
+
+def test_frontier_labels_of_nearby_points_do_not_overlap():
+    chart = frontier_chart(pd.DataFrame([frontier_row("rl-kinf", 14, 1, 38, 7),
+                                         frontier_row("a1.5", 15, 1, 37, 7),
+                                         frontier_row("sft", 12, 8, 32, 8)]))
+    x, y = chart_layers(chart)[0]["encoding"]["x"], chart_layers(chart)[0]["encoding"]["y"]
+    first, second = (label_box(row, x["scale"]["domain"], y["scale"]["domain"])
+                     for row in chart_rows(chart) if row["checkpoint"] in ("rl-kinf", "a1.5"))
+    assert first[2] <= second[0] or second[2] <= first[0] or first[3] <= second[1] \
+        or second[3] <= first[1]
+
+
+def test_frontier_marks_extrapolated_merges_apart_from_interpolated():
+    chart = frontier_chart(frontier_table())
+    marker = {row["checkpoint"]: row["marker"] for row in chart_rows(chart)}
+    assert marker["a-0.5"] == marker["a1.5"] == EXTRAPOLATED
+    assert marker["a0"] == marker["a0.5"] == marker["a1"] == INTERPOLATED
+    scales = [layer["encoding"]["shape"]["scale"] for layer in chart_layers(chart)
+              if "shape" in layer["encoding"]]
+    assert scales and all(scale == scales[0] for scale in scales)
+    shapes = dict(zip(scales[0]["domain"], scales[0]["range"], strict=True))
+    assert shapes[EXTRAPOLATED] != shapes[INTERPOLATED]
+
+
+def test_frontier_alpha_curve_runs_from_the_low_to_the_high_endpoint():
+    chart = frontier_chart(frontier_table())
+    on_curve = sorted((row["curve_alpha"], row["checkpoint"]) for row in chart_rows(chart)
+                      if row["curve"] is not None)
+    assert on_curve == [(-0.5, "a-0.5"), (0.0, "a0"), (0.0, "rl-k2"), (0.5, "a0.5"),
+                        (1.0, "a1"), (1.0, "rl-kinf"), (1.5, "a1.5")]
+    (line,) = [layer for layer in chart_layers(chart) if layer["mark"]["type"] == "line"]
+    assert line["encoding"]["order"]["field"] == "curve_alpha"
+
+
+def test_frontier_error_bars_span_one_standard_error_on_both_axes():
+    chart = frontier_chart(frontier_table())
+    rules = [layer["encoding"] for layer in chart_layers(chart) if layer["mark"]["type"] == "rule"]
+    assert {(e["x"]["field"], e["x2"]["field"]) for e in rules if "x2" in e} == {
+        ("rate_correctness_failure_low", "rate_correctness_failure_high")}
+    assert {(e["y"]["field"], e["y2"]["field"]) for e in rules if "y2" in e} == {
+        ("rate_optimization_failure_low", "rate_optimization_failure_high")}
+    row = next(row for row in chart_rows(chart) if row["checkpoint"] == "a0.5")
+    assert row["rate_correctness_failure_high"] - row["rate_correctness_failure_low"] == \
+        pytest.approx(2 * 0.06)
+
+
+def test_outcome_mix_bands_span_one_standard_error():
+    chart = outcome_mix_chart(frontier_table())
+    (band,) = [layer["encoding"] for layer in chart_layers(chart) if layer["mark"]["type"] == "area"]
+    assert (band["y"]["field"], band["y2"]["field"]) == ("low", "high")
+    assert all(row["high"] - row["low"] == pytest.approx(2 * row["se"])
+               for row in chart_rows(chart))
+
+
+def test_identical_pool_curves_have_distinct_dashes_and_shapes():
+    layers = chart_layers(pass_at_k_chart(ensemble_table()))
+    for channel in ("strokeDash", "shape"):
+        (encoding,) = [layer["encoding"][channel] for layer in layers
+                       if channel in layer["encoding"]]
+        assert encoding["field"] == "pool" and encoding["scale"]["domain"] == list(POOLS)
+        assert len({str(value) for value in encoding["scale"]["range"]}) == len(POOLS)
+
+
+def test_identical_pool_curves_are_named_in_a_note():
+    notes = [row["identical"] for row in chart_rows(pass_at_k_chart(ensemble_table()))
+             if row["identical"] is not None]
+    assert len(notes) == 1
+    assert notes[0].replace("\n", " ") == ("identical curves (drawn over each other): "
+                                           "best-single = interpolation "
+                                           "= interpolation+extrapolation = rl-endpoints")
+
+
+def test_pass_at_k_ticks_are_the_budgets():
+    assert axis_labels(pass_at_k_chart(ensemble_table()), "samples per problem (k)") == \
+        ["1", "2", "4"]
+
+
+def png_size(path) -> tuple[int, int]:
+    header = path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", header[16:24])
+
+
+def test_write_plots_writes_readable_charts(tmp_path):
+    write_records(frontier_rows(), tmp_path / "frontier.parquet", schema=FRONTIER_SCHEMA)
+    write_records(ensemble_rows(), tmp_path / "ensemble.parquet", schema=ENSEMBLE_SCHEMA)
+    written = write_plots(tmp_path / "frontier.parquet", tmp_path / "ensemble.parquet",
+                          tmp_path / "plots")
+    assert sorted(p.name for p in written) == sorted(
+        f"{chart}.{ext}" for chart in ("frontier", "outcome_mix", "pass_at_k")
+        for ext in ("html", "png"))
+    for png in (p for p in written if p.suffix == ".png"):
+        width, height = png_size(png)
+        assert width > 800 and height > 500 and png.stat().st_size > 20_000
+    assert "sft = rl-k2 = a0" in (tmp_path / "plots" / "frontier.html").read_text()
