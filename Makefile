@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 TORCH_CPU := torch==2.13.0
 
-.PHONY: install run test bench slurm clean
+.PHONY: install run test bench slurm slurm-down clean
 
 $(BIN)/codefrontier: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,9 @@ run: install
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake -c2
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake --report results/report.html
 
-# As root on Debian (CI), a single-node Slurm cluster is started for the Slurm test.
+# As root on Debian (CI), a private single-node Slurm cluster is started (or reused) for
+# the Slurm test: config and state in $CODEFRONTIER_SLURM_DIR (default
+# /tmp/codefrontier-slurm), ports 6917/6918, never /etc/slurm; `make slurm-down` stops it.
 test: install
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then bash .ci/slurm-up.sh; \
 	else echo "not root on Debian: no Slurm cluster, the Slurm test is skipped"; fi
@@ -35,9 +37,14 @@ bench: install
 	$(BIN)/python benchmarks/judge.py
 	$(BIN)/python benchmarks/merge.py
 
-# a single-node Slurm cluster on this machine (Debian, root), for the Slurm tests
+# a private single-node Slurm cluster on this machine (Debian, root), for the Slurm tests;
+# use it with SLURM_CONF=${CODEFRONTIER_SLURM_DIR:-/tmp/codefrontier-slurm}/slurm.conf
 slurm:
 	bash .ci/slurm-up.sh
+
+# stop exactly the daemons `make slurm` started (by their pid files)
+slurm-down:
+	bash .ci/slurm-down.sh
 
 clean:
 	rm -rf $(VENV) results .pytest_cache .ruff_cache

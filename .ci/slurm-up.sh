@@ -1,42 +1,119 @@
 #!/usr/bin/env bash
-# Start a real single-node Slurm cluster on this machine (Debian, root, no systemd),
-# for CI's Slurm run of the smoke workflow. Idempotent: a running cluster is kept.
+# Start a private single-node Slurm cluster on this machine (Debian, root, no systemd)
+# for the Slurm test (tests/test_slurm.py) and `snakemake --profile slurm`.
+#
+# Nothing of the machine's own Slurm or MUNGE set-up is used or changed: no
+# /etc/slurm, /etc/munge, /var/spool, /var/log or /run. Configuration, state, logs,
+# pid files, the MUNGE key and the MUNGE socket all live in one private directory,
+#   CODEFRONTIER_SLURM_DIR (default /tmp/codefrontier-slurm),
+# and every Slurm command finds the cluster through SLURM_CONF=$DIR/slurm.conf.
+# Its own munged (private key, private socket; slurm.conf's AuthInfo=socket=...)
+# and its own ports (slurmctld 6917, slurmd 6918; the stock ones are 6817/6818)
+# let it run beside a system Slurm cluster and a system munged.
+#
+# Idempotent: daemons already running from this directory (by its pid files) are
+# reused. Stop them with .ci/slurm-down.sh (or `make slurm-down`).
 set -euo pipefail
 
+dir=${CODEFRONTIER_SLURM_DIR:-/tmp/codefrontier-slurm}
+ctld_port=${CODEFRONTIER_SLURMCTLD_PORT:-6917}
+slurmd_port=${CODEFRONTIER_SLURMD_PORT:-6918}
+case $dir in /*) ;; *) echo "CODEFRONTIER_SLURM_DIR must be an absolute path: $dir" >&2; exit 1 ;; esac
+conf=$dir/slurm.conf
+socket=$dir/munge/munge.socket
 host=$(hostname -s)
 
-if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+echo "starting a private single-node Slurm cluster: config and state in $dir" \
+     "(SLURM_CONF=$conf), daemons munged (socket $socket), slurmctld (port $ctld_port)" \
+     "and slurmd (port $slurmd_port) on $host; stop it with .ci/slurm-down.sh"
+
+if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null \
+   || ! command -v sbatch >/dev/null || ! command -v munged >/dev/null; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq slurmctld slurmd slurm-client munge >/dev/null
 fi
 
-running() {  # a daemon counts as running only if its process is alive and not a zombie
-    local state
-    state=$(ps -C "$1" -o stat= 2>/dev/null | grep -v '^Z' | head -n1 || true)
-    [ -n "$state" ]
+# The directory: root's, and writable by nobody else (the daemons run as root from
+# what is in it, and it may sit in the world-writable /tmp).
+mkdir -p "$dir"
+if [ -L "$dir" ] || [ "$(stat -c %u "$dir")" != "$(id -u)" ]; then
+    echo "$dir is a link or not owned by $(id -un): refusing to use it" >&2
+    exit 1
+fi
+chmod 755 "$dir"
+mkdir -p "$dir/munge" "$dir/slurmctld" "$dir/slurmd" "$dir/log" "$dir/run"
+
+# pid_alive PIDFILE NAME: the process in the pid file is alive, not a zombie, and is NAME
+pid_alive() {
+    local pid
+    [ -s "$1" ] || return 1
+    pid=$(cat "$1")
+    [[ $pid =~ ^[0-9]+$ ]] || return 1
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] || return 1
+    ! grep -q '^State:[[:space:]]*Z' "/proc/$pid/status" 2>/dev/null
 }
 
-# munge: its key, its run directory, and the daemon as the munge user
-if [ ! -s /etc/munge/munge.key ]; then
-    mkdir -p /etc/munge
-    dd if=/dev/urandom bs=1 count=1024 of=/etc/munge/munge.key status=none
+# wait_pid PIDFILE NAME: the daemon has forked and written its pid file (up to 20 s)
+wait_pid() {
+    for _ in $(seq 40); do
+        pid_alive "$1" "$2" && return 0
+        sleep 0.5
+    done
+    echo "$2 did not start (no live process in $1)" >&2
+    return 1
+}
+
+# port_taken PORT: something already listens on it (and it is not ours)
+port_taken() {
+    timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
+}
+
+# our ports must be free unless our own daemons hold them (before anything starts)
+for daemon in slurmctld:"$ctld_port":CODEFRONTIER_SLURMCTLD_PORT \
+              slurmd:"$slurmd_port":CODEFRONTIER_SLURMD_PORT; do
+    IFS=: read -r name port variable <<<"$daemon"
+    if ! pid_alive "$dir/run/$name.pid" "$name" && port_taken "$port"; then
+        echo "port $port (for $name) is taken by another program: choose another with $variable" >&2
+        exit 1
+    fi
+done
+
+# munge: a private key, socket, pid, seed and log file, munged as the munge user
+munge_dir=$dir/munge
+if [ ! -s "$munge_dir/munge.key" ]; then
+    mungekey --create --keyfile="$munge_dir/munge.key" 2>/dev/null \
+        || dd if=/dev/urandom bs=1 count=1024 of="$munge_dir/munge.key" status=none
 fi
-chown munge:munge /etc/munge/munge.key && chmod 400 /etc/munge/munge.key
-mkdir -p /run/munge /var/log/munge /var/lib/munge
-chown munge:munge /run/munge /var/log/munge /var/lib/munge
-running munged || runuser -u munge -- /usr/sbin/munged
+chown -R munge:munge "$munge_dir"
+chmod 755 "$munge_dir"                 # clients (sbatch, srun, ...) reach the socket
+chmod 400 "$munge_dir/munge.key"
+if pid_alive "$munge_dir/munged.pid" munged; then
+    echo "munged: already running (pid $(cat "$munge_dir/munged.pid"))"
+else
+    rm -f "$socket" "$socket.lock"
+    runuser -u munge -- /usr/sbin/munged --socket="$socket" \
+        --key-file="$munge_dir/munge.key" --pid-file="$munge_dir/munged.pid" \
+        --seed-file="$munge_dir/munged.seed" --log-file="$munge_dir/munged.log"
+    wait_pid "$munge_dir/munged.pid" munged
+    echo "munged: started (pid $(cat "$munge_dir/munged.pid"))"
+fi
+munge -n --socket="$socket" | unmunge --socket="$socket" >/dev/null
 
 # slurm.conf sized from what slurmd detects (RealMemory a little below it)
-mkdir -p /etc/slurm /var/spool/slurmctld /var/spool/slurmd /var/log/slurm
 cpus=$(nproc)
-memory=$(slurmd -C | sed -n 's/.*RealMemory=\([0-9]*\).*/\1/p')
+memory=$(SLURM_CONF=/dev/null slurmd -C | sed -n 's/.*RealMemory=\([0-9]*\).*/\1/p')
 memory=$(( memory * 9 / 10 ))
-cat > /etc/slurm/slurm.conf <<CONF
+new_conf=$(cat <<CONF
+# written by .ci/slurm-up.sh: codefrontier's private test cluster (all paths in $dir)
 ClusterName=codefrontier-ci
 SlurmctldHost=${host}
+SlurmctldPort=${ctld_port}
+SlurmdPort=${slurmd_port}
 SlurmUser=root
 AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=${socket}
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
@@ -44,28 +121,67 @@ SelectTypeParameters=CR_Core_Memory
 DefMemPerCPU=1000
 ReturnToService=2
 MinJobAge=600
-SlurmctldPidFile=/run/slurmctld.pid
-SlurmdPidFile=/run/slurmd.pid
-SlurmdSpoolDir=/var/spool/slurmd
-StateSaveLocation=/var/spool/slurmctld
-SlurmctldLogFile=/var/log/slurm/slurmctld.log
-SlurmdLogFile=/var/log/slurm/slurmd.log
+SlurmctldPidFile=${dir}/run/slurmctld.pid
+SlurmdPidFile=${dir}/run/slurmd.pid
+SlurmdSpoolDir=${dir}/slurmd
+StateSaveLocation=${dir}/slurmctld
+SlurmctldLogFile=${dir}/log/slurmctld.log
+SlurmdLogFile=${dir}/log/slurmd.log
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 NodeName=${host} CPUs=${cpus} RealMemory=${memory} State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
+)
+export SLURM_CONF=$conf
+if [ ! -f "$conf" ] || [ "$(cat "$conf")" != "$new_conf" ]; then
+    # a changed configuration: daemons still running on the old one go first
+    if pid_alive "$dir/run/slurmctld.pid" slurmctld || pid_alive "$dir/run/slurmd.pid" slurmd; then
+        echo "slurm.conf changed: restarting slurmctld and slurmd"
+        CODEFRONTIER_SLURM_DIR=$dir bash "$(dirname "$0")/slurm-down.sh" --keep-munge
+    fi
+    printf '%s\n' "$new_conf" > "$conf"
+fi
 
-running slurmctld || slurmctld
-running slurmd || slurmd
+# $DIR/bin: the client commands, each pinned to this cluster's slurm.conf. Needed for
+# the `srun` that snakemake-executor-plugin-slurm-jobstep starts inside each job: it
+# strips SLURM_* variables (SLURM_CONF among them) from that srun's environment, which
+# would then ask the machine's own cluster (/etc/slurm/slurm.conf). Put $DIR/bin first
+# on PATH (tests/test_slurm.py does) and the jobs' srun stays on this cluster.
+mkdir -p "$dir/bin"
+for command in srun sbatch squeue scancel sinfo scontrol sacct; do
+    real=$(PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep -vxF "$dir/bin" | paste -sd:) \
+           command -v "$command" || true)
+    [ -n "$real" ] || continue
+    printf '#!/bin/sh\n# %s on the private cluster of .ci/slurm-up.sh\nSLURM_CONF=%q exec %q "$@"\n' \
+        "$command" "$conf" "$real" > "$dir/bin/$command.new"
+    chmod 755 "$dir/bin/$command.new"
+    mv -f "$dir/bin/$command.new" "$dir/bin/$command"
+done
+
+if pid_alive "$dir/run/slurmctld.pid" slurmctld; then
+    echo "slurmctld: already running (pid $(cat "$dir/run/slurmctld.pid"))"
+else
+    slurmctld -f "$conf"
+    wait_pid "$dir/run/slurmctld.pid" slurmctld
+    echo "slurmctld: started (pid $(cat "$dir/run/slurmctld.pid"))"
+fi
+if pid_alive "$dir/run/slurmd.pid" slurmd; then
+    echo "slurmd: already running (pid $(cat "$dir/run/slurmd.pid"))"
+else
+    slurmd -f "$conf"
+    wait_pid "$dir/run/slurmd.pid" slurmd
+    echo "slurmd: started (pid $(cat "$dir/run/slurmd.pid"))"
+fi
 
 for _ in $(seq 60); do
     if sinfo -h -N -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)'; then
         sinfo
+        echo "use it with: export SLURM_CONF=$conf (Snakemake jobs also need PATH=$dir/bin:\$PATH)"
         exit 0
     fi
     sleep 1
 done
 echo "slurm did not come up" >&2
-tail -n 20 /var/log/slurm/slurmctld.log /var/log/slurm/slurmd.log >&2 || true
+tail -n 20 "$dir/log/slurmctld.log" "$dir/log/slurmd.log" "$munge_dir/munged.log" >&2 || true
 exit 1

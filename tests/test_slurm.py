@@ -1,7 +1,13 @@
 """The smoke workflow through a real Slurm cluster (`snakemake --profile slurm`).
 
-CI starts a single-node cluster first (.ci/slurm-up.sh) and sets
-CODEFRONTIER_REQUIRE_SLURM=1, which turns a missing cluster into a failure.
+CI starts a private single-node cluster first (.ci/slurm-up.sh: its slurm.conf is
+$CODEFRONTIER_SLURM_DIR/slurm.conf, default /tmp/codefrontier-slurm) and sets
+CODEFRONTIER_REQUIRE_SLURM=1, which turns a missing cluster into a failure. The
+test uses that private cluster when it answers, else the one Slurm finds by itself
+(SLURM_CONF or the system's slurm.conf). For the private one it passes SLURM_CONF
+and $CODEFRONTIER_SLURM_DIR/bin (client wrappers pinned to that slurm.conf) first on
+PATH to Snakemake, so that its sbatch/squeue/scancel and the srun inside each job
+talk to the same cluster.
 """
 
 import os
@@ -19,19 +25,39 @@ ENV = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']
        "HF_HUB_OFFLINE": "1"}
 
 
-def cluster_is_up() -> bool:
+# the private cluster of .ci/slurm-up.sh (same default directory)
+SLURM_DIR = Path(os.environ.get("CODEFRONTIER_SLURM_DIR", "/tmp/codefrontier-slurm"))
+PRIVATE_CONF = SLURM_DIR / "slurm.conf"
+
+
+def cluster_is_up(env: dict) -> bool:
     if shutil.which("sinfo") is None:
         return False
-    done = subprocess.run(["sinfo", "-h", "-o", "%t"], capture_output=True, text=True, timeout=30)
+    try:
+        done = subprocess.run(["sinfo", "-h", "-o", "%t"], capture_output=True, text=True,
+                              timeout=30, env=env)
+    except subprocess.TimeoutExpired:
+        return False
     return done.returncode == 0 and any(s in done.stdout for s in ("idle", "mix", "alloc"))
 
 
 @pytest.fixture(scope="module")
-def slurm():
-    if not cluster_is_up():
-        if os.environ.get("CODEFRONTIER_REQUIRE_SLURM") == "1":
-            pytest.fail("no Slurm cluster answers (start one with .ci/slurm-up.sh)")
-        pytest.skip("no Slurm cluster here (.ci/slurm-up.sh starts one)")
+def slurm() -> dict:
+    """The environment whose SLURM_CONF (if any) points at a cluster that answers."""
+    candidates = []
+    if PRIVATE_CONF.is_file():
+        # SLURM_CONF for sbatch/squeue/scancel; bin/ (wrappers pinned to that slurm.conf)
+        # for the srun inside each job, whose environment the jobstep plugin strips of
+        # SLURM_* variables, SLURM_CONF included (sbatch passes PATH on: --export=ALL)
+        candidates.append({**ENV, "SLURM_CONF": str(PRIVATE_CONF),
+                           "PATH": f"{SLURM_DIR / 'bin'}:{ENV['PATH']}"})
+    candidates.append(ENV)
+    for env in candidates:
+        if cluster_is_up(env):
+            return env
+    if os.environ.get("CODEFRONTIER_REQUIRE_SLURM") == "1":
+        pytest.fail(f"no Slurm cluster answers ({PRIVATE_CONF}; start it with .ci/slurm-up.sh)")
+    pytest.skip("no Slurm cluster here (.ci/slurm-up.sh starts a private one)")
 
 
 @pytest.mark.slow
@@ -41,7 +67,7 @@ def test_the_smoke_workflow_runs_through_slurm(slurm, tmp_path):
                f"--configfile={REPO / 'configs' / 'smoke.yaml'}", "-d", str(tmp_path),
                "--slurm-init-seconds-before-status-checks", "5", "--slurm-keep-successful-logs"]
     started = time.time() - 1
-    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, env=ENV,
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, env=slurm,
                           timeout=1600)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-5000:]
