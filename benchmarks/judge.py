@@ -134,9 +134,9 @@ def _program_own_time_ms(problem: Problem, samples: list[Sample], rounds: int = 
 
 
 def bench_suite_problem(slug: str, samples: int, workers: int) -> None:
-    from codefrontier.suite.build import load_suite, to_problem
+    from codefrontier.suite.build import load_families, to_problem
 
-    spec = {s.slug: s for s in load_suite()}[slug]
+    spec = {f.slug: f for f in load_families()}[slug].instance("train", 0)
     problem = to_problem(spec)
     print(f"{problem.problem_id}: {len(problem.tests)} tests, "
           f"{sum(t.input_len for t in problem.tests)} bytes of input, {workers} workers")

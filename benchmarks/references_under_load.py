@@ -25,14 +25,15 @@ import time
 from collections.abc import Iterator
 
 from codefrontier.judge import JudgePool, Sample, SampleResult
-from codefrontier.suite.build import load_suite, to_problem
+from codefrontier.suite.build import load_families, to_problem
 
 VARIANTS = ("efficient", "slow", "buggy")
 
 
 def reference_samples() -> tuple[dict, list[Sample]]:
     problems, samples = {}, []
-    for spec in load_suite():
+    for family in load_families():  # one instance each: knobs change names, not running times
+        spec = family.instance("train", 0)
         problem = to_problem(spec)
         problems[problem.problem_id] = problem
         for index, variant in enumerate(VARIANTS):

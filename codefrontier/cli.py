@@ -44,7 +44,7 @@ def _problems_build(args: argparse.Namespace) -> int:
 
         if args.split is None:
             raise ValueError("--split train|eval is required for the bundled suite")
-        problems = build_bundled(args.split)
+        problems = build_bundled(args.split, args.instances, _test_inputs(args.disjoint_from))
     elif args.source == "livecodebench":
         from codefrontier.loaders.livecodebench import load_livecodebench
 
@@ -61,24 +61,35 @@ def _problems_build(args: argparse.Namespace) -> int:
             include_special_checkers=args.include_special_checkers)
         note = f" [{report.summary()}]"
     inputs = [args.data_dir] if getattr(args, "data_dir", None) else []
+    inputs += args.disjoint_from
     source = {k: str(v) for k, v in vars(args).items()
-              if k in ("source", "split", "release", "start_date", "end_date", "difficulty",
-                       "platform", "config", "limit") and v not in (None, [])}
+              if k in ("source", "split", "instances", "release", "start_date", "end_date",
+                       "difficulty", "platform", "config", "limit") and v not in (None, [])}
     save_problems(problems, args.out, metadata=_provenance_metadata(inputs, kind="problems",
                                                                     **source))
     print(f"{len(problems)} {args.source} problems ({args.split or 'eval'}) -> {args.out}{note}")
     return 0
 
 
+def _test_inputs(paths: list[str]) -> set[str]:
+    """Every test input of the problems in these files."""
+    from codefrontier.problems import load_problems
+
+    return {test.input for path in paths for problem in load_problems(path)
+            for test in problem.tests}
+
+
 def _problems_sft(args: argparse.Namespace) -> int:
     from codefrontier.suite.sft import SFT_SCHEMA, build_sft
     from codefrontier.tables import write_records
 
-    records = build_sft(args.split)
+    records = build_sft(args.split, args.instances)
     write_records(records, args.out, schema=SFT_SCHEMA,
-                  metadata=_provenance_metadata([], kind="sft-data", split=args.split))
+                  metadata=_provenance_metadata([], kind="sft-data", split=args.split,
+                                                instances=args.instances))
     variants = Counter(r["variant"] for r in records)
-    print(f"{len(records)} SFT pairs ({dict(variants)}) from the {args.split} split -> {args.out}")
+    print(f"{len(records)} SFT pairs ({dict(variants)}) from the {args.split} split "
+          f"-> {args.out}")
     return 0
 
 
@@ -92,10 +103,12 @@ def _problems_stats(args: argparse.Namespace) -> int:
 
 def _problems_calibrate(args: argparse.Namespace) -> int:
     from codefrontier.judge import JudgePool
-    from codefrontier.suite.build import load_suite, to_problem
+    from codefrontier.suite.build import load_families, to_problem
     from codefrontier.suite.calibrate import calibrate
 
-    pairs = [(spec, to_problem(spec)) for spec in load_suite()]
+    chosen = [f for f in load_families() if not args.family or f.slug in args.family]
+    pairs = [(instance, to_problem(instance))
+             for instance in (family.instance("train", 0) for family in chosen)]
     with JudgePool(workers=args.workers) as pool:
         reports = calibrate(pairs, pool)
     failing = 0
@@ -143,7 +156,7 @@ def _model_init(args: argparse.Namespace) -> int:
 
     sizes = {f.name: getattr(args, f.name) for f in fields(EmbeddedModelSpec)
              if getattr(args, f.name, None) is not None}
-    out = init_embedded_model(args.out, EmbeddedModelSpec(**sizes), texts=args.texts,
+    out = init_embedded_model(args.out, args.texts, EmbeddedModelSpec(**sizes),
                               force=args.force)
     print(f"embedded model -> {out}")
     return 0
@@ -302,7 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="The laptop default: nothing is downloaded. Real configs name a hub "
                     "model id instead and skip this step.")
     init.add_argument("--out", required=True, help="output folder (save_pretrained layout)")
-    init.add_argument("--texts", nargs="+", help="problem and SFT files to train the tokenizer "
+    init.add_argument("--texts", nargs="+", required=True, help="problem and SFT files to train the tokenizer "
                                                  "on (default: the bundled suite, slower)")
     for name, default in (("vocab_size", 4096), ("hidden_size", 256), ("num_hidden_layers", 6),
                           ("intermediate_size", 688), ("seed", 0)):
@@ -406,6 +419,12 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--split", choices=("train", "eval"),
                        help="bundled: which split (required); real datasets: eval only")
     build.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")
+    bundled = build.add_argument_group("bundled families")
+    bundled.add_argument("--instances", type=int, default=None,
+                         help="instances per family (default: 4 for train, 1 for eval)")
+    bundled.add_argument("--disjoint-from", action="append", default=[], metavar="PROBLEMS",
+                         help="draw again any generated test whose input these problems "
+                              "already have (e.g. the eval split against the train split)")
     real = build.add_argument_group("real datasets")
     real.add_argument("--release", default="release_v6",
                       help="LiveCodeBench version: release_vN, vN or vM_vN")
@@ -426,9 +445,11 @@ def build_parser() -> argparse.ArgumentParser:
     build.set_defaults(handler=_problems_build)
     sft = problem_commands.add_parser(
         "sft", help="SFT prompt/completion pairs from the bundled suite (reasoning format)",
-        description="Two pairs per problem: the efficient and the slow reference, each "
-                    "behind a short reasoning paragraph.")
+        description="Two pairs per family instance: the efficient and the slow reference, "
+                    "each behind a one-sentence plan.")
     sft.add_argument("--split", default="train", choices=("train", "eval"))
+    sft.add_argument("--instances", type=int, default=None,
+                     help="instances per family (default: 4 for train, 1 for eval)")
     sft.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")
     sft.set_defaults(handler=_problems_sft)
     stats = problem_commands.add_parser("stats", help="counts, tests per decade and limits")
@@ -437,6 +458,8 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate = problem_commands.add_parser(
         "calibrate", help="check the bundled suite's limits with the judge")
     calibrate.add_argument("--workers", type=int, default=None)
+    calibrate.add_argument("--family", action="append", default=[],
+                           help="calibrate only this family (repeatable; default: all)")
     calibrate.set_defaults(handler=_problems_calibrate)
     return parser
 

@@ -1,7 +1,7 @@
 """The embedded model, and loading any model or tokenizer by folder or hub id.
 
 On a laptop nothing can be downloaded, so the default policy is built here: a
-byte-level BPE tokenizer trained on the bundled suite's text and programs, with
+byte-level BPE tokenizer trained on the problems' text and the SFT programs, with
 a Qwen-style chat template, and a small Qwen2 model initialised from a config.
 Real configs name a hub id (e.g. Qwen/Qwen2.5-7B-Instruct) instead, and every
 later stage loads either one the same way: `from_pretrained`.
@@ -59,21 +59,6 @@ def corpus_texts(paths: list[str | os.PathLike]) -> Iterator[str]:
                     yield message["content"]
 
 
-def suite_texts() -> Iterator[str]:
-    """The bundled suite's prompts and programs, built on the fly (slower than files)."""
-    from codefrontier.settings import reasoning
-    from codefrontier.suite.build import load_suite, to_problem
-    from codefrontier.suite.sft import EFFICIENT_REASONING, SLOW_REASONING
-
-    for spec in load_suite():
-        yield reasoning.user_prompt(to_problem(spec))
-        for program in (spec.efficient, spec.slow, spec.buggy):
-            if program:
-                yield reasoning.answer("", program)
-    yield from EFFICIENT_REASONING
-    yield from SLOW_REASONING
-
-
 def train_tokenizer(texts: Iterator[str], vocab_size: int):
     """A byte-level BPE tokenizer (every string encodes) with the chat special tokens."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
@@ -92,18 +77,22 @@ def train_tokenizer(texts: Iterator[str], vocab_size: int):
     return tokenizer
 
 
-def init_embedded_model(out: str | os.PathLike, spec: EmbeddedModelSpec = EmbeddedModelSpec(),
-                        texts: list[str | os.PathLike] | None = None,
+def init_embedded_model(out: str | os.PathLike, texts: list[str | os.PathLike],
+                        spec: EmbeddedModelSpec = EmbeddedModelSpec(),
                         force: bool = False) -> Path:
-    """Write the tokenizer (trained on `texts` files, else the bundled suite) and a freshly
-    initialised Qwen2 model as a save_pretrained folder."""
+    """Write the tokenizer (trained on the problem and SFT files `texts`: everything the
+    model will read or write) and a freshly initialised Qwen2 model as a save_pretrained
+    folder."""
     import torch
     from transformers import GenerationConfig, Qwen2Config, Qwen2ForCausalLM
 
     out = Path(out)
     if (out / "config.json").exists() and not force:
         raise FileExistsError(f"{out} already holds a model; pass --force to replace it")
-    tokenizer = train_tokenizer(corpus_texts(texts) if texts else suite_texts(), spec.vocab_size)
+    if not texts:
+        raise ValueError("the embedded tokenizer is trained on problem and SFT files: give "
+                         "at least one (--texts)")
+    tokenizer = train_tokenizer(corpus_texts(texts), spec.vocab_size)
     config = Qwen2Config(
         vocab_size=len(tokenizer), hidden_size=spec.hidden_size,
         intermediate_size=spec.intermediate_size, num_hidden_layers=spec.num_hidden_layers,
@@ -118,7 +107,7 @@ def init_embedded_model(out: str | os.PathLike, spec: EmbeddedModelSpec = Embedd
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)
-    write_provenance(out, {**record(texts or []), "kind": "init", "spec": asdict(spec),
+    write_provenance(out, {**record(texts), "kind": "init", "spec": asdict(spec),
                            "seed": spec.seed,
                            "parameters": sum(p.numel() for p in model.parameters())})
     log.info("embedded model: %d parameters, vocabulary %d -> %s",

@@ -111,11 +111,28 @@ def problem_build_options(source: dict) -> str:
     options = [f"--source {source['source']}"]
     if "split" in source:
         options.append(f"--split {source['split']}")
-    for key in ("release", "start_date", "end_date", "config", "limit", "data_dir"):
+    for key in ("instances", "release", "start_date", "end_date", "config", "limit", "data_dir"):
         if source.get(key) is not None:
             options.append(f"--{key.replace('_', '-')} {shlex.quote(str(source[key]))}")
     for key in ("difficulty", "platform"):
         options += [f"--{key} {shlex.quote(v)}" for v in source.get(key, [])]
+    return " ".join(options)
+
+
+def disjoint_from(config: dict, split: str) -> list[str]:
+    """Problem files a split must share no test with: bundled eval instances are drawn
+    apart from the bundled train instances."""
+    data = config["data"]
+    if split == "eval" and data["eval"]["source"] == "bundled" == data["train"]["source"]:
+        return ["results/data/train.parquet"]
+    return []
+
+
+def sft_build_options(sft: dict) -> str:
+    """`codefrontier problems sft` options for the config's `data.sft` entry."""
+    options = [f"--split {sft.get('split', 'train')}"]
+    if sft.get("instances") is not None:
+        options.append(f"--instances {sft['instances']}")
     return " ".join(options)
 
 

@@ -1,12 +1,18 @@
 # Problems (train for RL, eval held out) and the SFT pairs.
 
 
+# Bundled eval instances are drawn disjoint from the train instances (no shared test).
 rule problems:
+    input:
+        disjoint_from=lambda wildcards: wf.disjoint_from(config, wildcards.split),
     output:
         "results/data/{split}.parquet",
     params:
         options=lambda wildcards: wf.problem_build_options(config["data"][wildcards.split]),
         provenance=provenance("problems"),
+        disjoint=lambda wildcards, input: " ".join(
+            f"--disjoint-from {path}" for path in input.disjoint_from
+        ),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -14,14 +20,15 @@ rule problems:
     benchmark:
         "results/benchmarks/problems/{split}.tsv"
     shell:
-        "codefrontier {params.provenance} problems build {params.options} --out {output} > {log} 2>&1"
+        "codefrontier {params.provenance} problems build {params.options} "
+        "{params.disjoint} --out {output} > {log} 2>&1"
 
 
 rule sft_data:
     output:
         "results/data/sft.parquet",
     params:
-        split=config["data"].get("sft", {}).get("split", "train"),
+        options=wf.sft_build_options(config["data"].get("sft", {})),
         provenance=provenance("sft_data"),
     conda:
         "../envs/codefrontier.yaml"
@@ -30,4 +37,4 @@ rule sft_data:
     benchmark:
         "results/benchmarks/sft_data.tsv"
     shell:
-        "codefrontier {params.provenance} problems sft --split {params.split} --out {output} > {log} 2>&1"
+        "codefrontier {params.provenance} problems sft {params.options} --out {output} > {log} 2>&1"

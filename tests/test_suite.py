@@ -1,4 +1,5 @@
-"""The bundled suite: every problem well-formed, covered in every decade, calibrated."""
+"""The bundled families: well-formed, covered in every decade, calibrated, and split into
+train and eval instances that share no statement and no test."""
 
 import hashlib
 import os
@@ -10,48 +11,76 @@ import pytest
 from codefrontier.judge import JudgePool
 from codefrontier.problems import load_problems
 from codefrontier.rewards import decade
-from codefrontier.suite.build import (
-    DECADES,
-    load_suite,
-    split_of,
-    to_problem,
-)
+from codefrontier.suite.build import DECADES, build_bundled, instances, load_families, to_problem
 from codefrontier.suite.calibrate import calibrate
 
-SUITE = load_suite()
+FAMILIES = load_families()
 
 
 @pytest.fixture(scope="module")
-def built():
-    return {spec.slug: to_problem(spec) for spec in SUITE}
+def first_instances():
+    return {f.slug: (f.instance("train", 0), to_problem(f.instance("train", 0)))
+            for f in FAMILIES}
 
 
-@pytest.mark.parametrize("spec", SUITE, ids=lambda s: s.slug)
-def test_every_decade_has_two_tests_and_edge_cases_come_first(spec, built):
-    problem = built[spec.slug]
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.slug)
+def test_every_decade_has_two_tests_and_edge_cases_come_first(family, first_instances):
+    instance, problem = first_instances[family.slug]
     per_decade = {d: sum(decade(t.input_len) == d for t in problem.tests) for d in DECADES}
     assert all(n >= 2 for n in per_decade.values()), per_decade
-    assert len(problem.tests) >= 2 * len(DECADES) + len(spec.edge_cases)
-    assert spec.edge_cases, "edge cases double as the statement's examples"
-    assert "Example 1" in problem.statement
+    assert len(problem.tests) >= 2 * len(DECADES) + len(instance.edge_cases())
+    assert "Example 1" in problem.statement and "Example 2" in problem.statement
 
 
 def test_the_suite_meets_its_counts():
-    assert len(SUITE) >= 48
-    assert sum(s.kind == "call" for s in SUITE) >= 8
-    assert sum(s.kind == "stdin" for s in SUITE) > len(SUITE) / 2
+    assert len(FAMILIES) >= 48
+    assert sum(f.kind == "call" for f in FAMILIES) >= 8
+    assert sum(f.kind == "stdin" for f in FAMILIES) > len(FAMILIES) / 2
     for difficulty in ("easy", "medium", "hard"):
-        assert sum(s.difficulty == difficulty for s in SUITE) >= 12, difficulty
-    assert sum(s.slow is not None for s in SUITE) >= 0.75 * len(SUITE)
-    assert len({s.slug for s in SUITE}) == len(SUITE)
+        assert sum(f.difficulty == difficulty for f in FAMILIES) >= 12, difficulty
+    assert all(f.slow is not None and f.buggy is not None for f in FAMILIES)
+    assert len({f.slug for f in FAMILIES}) == len(FAMILIES)
 
 
-def test_split_is_stratified_and_disjoint():
-    splits = {s.slug: split_of(s, SUITE) for s in SUITE}
-    for difficulty in ("easy", "medium", "hard"):
-        slugs = [s.slug for s in SUITE if s.difficulty == difficulty]
-        held_out = [slug for slug in slugs if splits[slug] == "eval"]
-        assert len(held_out) == len(slugs) // 3
+@pytest.fixture(scope="module")
+def splits():
+    train = build_bundled("train", 2)
+    return train, build_bundled("eval", 2, {t.input for p in train for t in p.tests})
+
+
+def test_every_family_has_instances_in_both_splits(splits):
+    train, evaluation = splits
+    family = lambda p: p.problem_id.rsplit("/", 1)[0]  # noqa: E731
+    assert {family(p) for p in train} == {family(p) for p in evaluation} == {
+        f"bundled/{f.slug}" for f in FAMILIES}
+    assert not {p.problem_id for p in train} & {p.problem_id for p in evaluation}
+
+
+def test_eval_instances_share_no_statement_and_no_test_with_train_instances(splits):
+    train, evaluation = splits
+    assert not {p.statement for p in train} & {p.statement for p in evaluation}
+    train_inputs = {t.input for p in train for t in p.tests}
+    assert not train_inputs & {t.input for p in evaluation for t in p.tests}
+    train_tests = {(t.input, t.output) for p in train for t in p.tests}
+    assert not train_tests & {(t.input, t.output) for p in evaluation for t in p.tests}
+
+
+def test_the_sft_data_holds_train_instances_only(splits):
+    from codefrontier.suite.sft import build_sft
+
+    _, evaluation = splits
+    prompts = {r["prompt"][0]["content"] for r in build_sft("train", 2)}
+    assert not any(p.statement in prompt for p in evaluation for prompt in prompts)
+
+
+def test_instances_of_a_family_differ_in_wording_knobs_or_tests(splits):
+    train, _ = splits
+    by_family: dict[str, list] = {}
+    for problem in train:
+        by_family.setdefault(problem.problem_id.rsplit("/", 1)[0], []).append(problem)
+    for family, problems in by_family.items():
+        assert len({p.statement for p in problems}) == len(problems), family
+        assert len({p.tests for p in problems}) == len(problems), family
 
 
 def test_build_is_byte_for_byte_deterministic(tmp_path):
@@ -65,15 +94,15 @@ def test_build_is_byte_for_byte_deterministic(tmp_path):
                        capture_output=True)
         digests.append(hashlib.sha256(path.read_bytes()).hexdigest())
     assert digests[0] == digests[1]
-    assert {p.problem_id for p in load_problems(tmp_path / "eval0.parquet")} == {
-        s.problem_id for s in SUITE if split_of(s, SUITE) == "eval"}
+    assert [p.problem_id for p in load_problems(tmp_path / "eval0.parquet")] == [
+        i.problem_id for i in instances("eval")]
 
 
 @pytest.mark.slow
-def test_limits_are_calibrated_with_the_judge(built):
-    """Efficient within a third of the limit; slow passes small decades, fails by time or
-    memory, also on the largest test alone; buggy fails."""
+def test_limits_are_calibrated_with_the_judge(first_instances):
+    """Efficient within a third of the limit on every test; slow passes the small decades
+    and needs three limits on the largest test; buggy fails."""
     with JudgePool() as pool:
-        reports = calibrate([(spec, built[spec.slug]) for spec in SUITE], pool)
+        reports = calibrate(list(first_instances.values()), pool)
     trouble = {r.problem_id: r.problems for r in reports if r.problems}
     assert trouble == {}

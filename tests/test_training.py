@@ -58,8 +58,8 @@ def data(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def tiny_model(data):
-    return init_embedded_model(data / "model", SPEC,
-                               texts=[data / "train.parquet", data / "sft.parquet"])
+    return init_embedded_model(data / "model", [data / "train.parquet", data / "sft.parquet"],
+                               SPEC)
 
 
 def cli(*args, timeout=900, **kwargs):

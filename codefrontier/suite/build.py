@@ -1,70 +1,91 @@
-"""Turning the bundled suite into problems in the judge's schema, deterministically.
+"""Turning family instances into problems in the judge's schema, deterministically.
 
-Tests: the hand-written edge cases, then two generated tests in every
-input-length decade from 10^1 to 10^5 bytes. Expected outputs come from the
-efficient reference; the slow reference must agree on every test small enough
-for it, and the buggy variant must fail at least one test. References are our
-own trusted code, so they run in-process here; the judge runs them sandboxed
+An instance's tests: for train instances the family's hand-written edge cases,
+then (every instance) two generated tests in every input-length decade from 10^1
+to 10^5 bytes, drawn from the instance's own seed. The statement shows the
+instance's two smallest generated tests as examples. Expected outputs come from
+the efficient reference; the slow reference must agree on every test small
+enough for it, and the buggy variant must fail at least one test. References are
+our own trusted code, so they run in-process here; the judge runs them sandboxed
 in the calibration tests.
+
+Splits are by instance, not by family: the eval split holds instances of the same
+families as the train split, each with its own knobs, wording and tests. An eval
+build can be made disjoint from a train build (`exclude_inputs`): a generated test
+whose input a train problem already has is drawn again.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib
 import io
 import json
 import pkgutil
 import random
 import sys
+from collections.abc import Collection
 from functools import cache
 
 from codefrontier.judge.child import CALL_PRELUDE
 from codefrontier.judge.compare import outputs_match
 from codefrontier.problems import Problem, Test
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import FRAMINGS, Family, Instance
 
 DECADES = (1, 2, 3, 4, 5)
 # Two tests per decade d, aimed at [1.1, 2) * 10^d and [2.5, 4) * 10^d bytes.
 DECADE_TARGETS = ((1.1, 2.0), (2.5, 4.0))
 SLOW_CROSS_CHECK_BYTES = 2_000
-EVAL_SHARE = 3  # every third problem of each difficulty is held out
+SPLITS = ("train", "eval")
+DEFAULT_INSTANCES = {"train": 4, "eval": 1}
+EXAMPLES_SHOWN = 2
 
 
 @cache
-def load_suite() -> tuple[SuiteProblem, ...]:
-    """Every bundled problem, in slug order."""
+def load_families() -> tuple[Family, ...]:
+    """Every bundled family, in slug order."""
     import codefrontier.suite.problems as package
 
     found = []
     for module in pkgutil.iter_modules(package.__path__):
-        problem = importlib.import_module(f"{package.__name__}.{module.name}").PROBLEM
-        if problem.slug != module.name.replace("_", "-"):
-            raise ValueError(f"suite module {module.name} defines slug {problem.slug!r}")
-        found.append(problem)
-    return tuple(sorted(found, key=lambda p: p.slug))
+        family = importlib.import_module(f"{package.__name__}.{module.name}").FAMILY
+        if family.slug != module.name.replace("_", "-"):
+            raise ValueError(f"suite module {module.name} defines slug {family.slug!r}")
+        found.append(family)
+    return tuple(sorted(found, key=lambda f: f.slug))
 
 
-def render_input(problem: SuiteProblem, raw: object) -> str:
+def instances(split: str, count: int | None = None) -> list[Instance]:
+    """`count` instances of every family for a split (default DEFAULT_INSTANCES)."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+    count = DEFAULT_INSTANCES[split] if count is None else count
+    if count < 1:
+        raise ValueError(f"need at least one instance per family, got {count}")
+    return [family.instance(split, index) for family in load_families() for index in range(count)]
+
+
+def render_input(instance: Instance, raw: object) -> str:
     """The judge's input text: stdin as is, call arguments as one JSON value per line."""
-    if problem.kind == "stdin":
+    slug = instance.family.slug
+    if instance.family.kind == "stdin":
         if not isinstance(raw, str):
-            raise TypeError(f"{problem.slug}: stdin inputs are str, got {type(raw).__name__}")
+            raise TypeError(f"{slug}: stdin inputs are str, got {type(raw).__name__}")
         return raw
     if not isinstance(raw, tuple):
-        raise TypeError(f"{problem.slug}: call inputs are tuples of arguments")
+        raise TypeError(f"{slug}: call inputs are tuples of arguments")
     return "\n".join(json.dumps(arg, separators=(",", ":")) for arg in raw)
 
 
-def run_reference(problem: SuiteProblem, source: str, input_text: str) -> str:
+def run_reference(instance: Instance, source: str, input_text: str) -> str:
     """Run one of our reference programs in-process and return its output text."""
     namespace: dict = {"__name__": "__main__"}
-    if problem.kind == "call":
+    name = instance.problem_id
+    if instance.family.kind == "call":
         exec(CALL_PRELUDE, namespace)
-        exec(compile(source, problem.slug, "exec"), namespace)
+        exec(compile(source, name, "exec"), namespace)
         args = [json.loads(line) for line in input_text.splitlines()]
-        result = getattr(namespace["Solution"](), problem.func_name)(*args)
+        result = getattr(namespace["Solution"](), instance.func_name)(*args)
         return json.dumps(result)
     stdin = io.TextIOWrapper(io.BytesIO(input_text.encode()), encoding="utf-8")
     stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
@@ -73,7 +94,7 @@ def run_reference(problem: SuiteProblem, source: str, input_text: str) -> str:
     try:
         sys.stdin = stdin
         with contextlib.redirect_stdout(stdout):
-            exec(compile(source, problem.slug, "exec"), namespace)
+            exec(compile(source, name, "exec"), namespace)
         stdout.flush()
     finally:
         sys.stdin = saved
@@ -81,29 +102,51 @@ def run_reference(problem: SuiteProblem, source: str, input_text: str) -> str:
     return stdout.buffer.getvalue().decode()
 
 
-def sized_input(problem: SuiteProblem, seed: str, low: int, high: int) -> str:
-    """A generated input whose length in bytes lies in [low, high).
+def sized_input(instance: Instance, seed: str, low: int, high: int,
+                exclude: Collection[str] = ()) -> str:
+    """A generated input whose length in bytes lies in [low, high) and that is not in
+    `exclude`.
 
-    Searches the size parameter n by doubling then bisection; generators are
-    random, so lengths are only roughly monotone in n, and a few reseeded tries
-    cover the jumps.
+    Tries the size parameter that suits the family, else searches n by doubling then
+    bisection; generators are random, so lengths are only roughly monotone in n, and
+    a few reseeded tries cover the jumps.
     """
-    for attempt in range(20):
-        text = _bisect_size(problem, f"{seed}:{attempt}", low, high)
-        if low <= len(text.encode()) < high:
+    for attempt in range(40):
+        text = _bisect_size(instance, f"{seed}:{attempt}", low, high)
+        if low <= len(text.encode()) < high and text not in exclude:
             return text
-    raise ValueError(f"{problem.slug}: the generator made no input in [{low}, {high}) bytes")
+    raise ValueError(f"{instance.problem_id}: the generator made no new input in "
+                     f"[{low}, {high}) bytes")
 
 
-def _bisect_size(problem: SuiteProblem, seed: str, low: int, high: int) -> str:
+def _bisect_size(instance: Instance, seed: str, low: int, high: int) -> str:
     def make(n: int) -> str:
-        return render_input(problem, problem.generate(random.Random(f"{seed}:{n}"), n))
+        return render_input(instance, instance.generate(random.Random(f"{seed}:{n}"), n))
 
+    text = make(_size_hint(instance.family, low, high))  # usually right for every instance
+    if low <= len(text.encode()) < high:
+        return text
+    return make(_search_size(make, instance, low, high))
+
+
+@cache
+def _size_hint(family: Family, low: int, high: int) -> int:
+    """The size parameter that gives an input in [low, high) for a fixed probe instance
+    of the family: a function of the family alone, so builds stay deterministic."""
+    probe = family.instance("train", 0)
+
+    def make(n: int) -> str:
+        return render_input(probe, probe.generate(random.Random(f"size-probe:{n}"), n))
+
+    return _search_size(make, probe, low, high)
+
+
+def _search_size(make, instance: Instance, low: int, high: int) -> int:
     n = 1
     while len(make(n).encode()) < low:
         n *= 2
         if n > 1 << 30:
-            raise ValueError(f"{problem.slug}: the generator cannot reach {low} bytes")
+            raise ValueError(f"{instance.problem_id}: the generator cannot reach {low} bytes")
     lo, hi = n // 2, n
     while len(make(hi).encode()) >= high and hi - lo > 1:
         mid = (lo + hi) // 2
@@ -111,77 +154,75 @@ def _bisect_size(problem: SuiteProblem, seed: str, low: int, high: int) -> str:
             lo = mid
         else:
             hi = mid
-    return make(hi)
+    return hi
 
 
-def suite_inputs(problem: SuiteProblem) -> list[str]:
-    inputs = [render_input(problem, raw) for raw in problem.edge_cases]
+def generated_inputs(instance: Instance, exclude: Collection[str] = ()) -> list[str]:
+    """Two inputs per decade, smallest first, from the instance's seed."""
+    inputs: list[str] = []
     for decade in DECADES:
         for index, (low, high) in enumerate(DECADE_TARGETS):
-            seed = f"{problem.slug}:{decade}:{index}"
-            inputs.append(sized_input(problem, seed, int(low * 10**decade), int(high * 10**decade)))
+            seed = f"{instance.seed}:{decade}:{index}"
+            inputs.append(sized_input(instance, seed, int(low * 10**decade),
+                                      int(high * 10**decade), {*exclude, *inputs}))
     return inputs
 
 
-def make_tests(problem: SuiteProblem) -> tuple[Test, ...]:
-    tests = []
-    for text in suite_inputs(problem):
-        expected = run_reference(problem, problem.efficient, text)
-        if problem.slow is not None and len(text.encode()) <= SLOW_CROSS_CHECK_BYTES:
-            slow = run_reference(problem, problem.slow, text)
-            if not outputs_match(problem.kind, slow, expected):
-                raise AssertionError(f"{problem.slug}: slow and efficient references disagree "
-                                     f"on input {text[:80]!r}: {slow[:80]!r} vs {expected[:80]!r}")
-        tests.append(Test(text, expected))
-    return tuple(tests)
+def make_test(instance: Instance, text: str) -> Test:
+    expected = run_reference(instance, instance.efficient, text)
+    slow = instance.slow
+    if slow is not None and len(text.encode()) <= SLOW_CROSS_CHECK_BYTES:
+        answer = run_reference(instance, slow, text)
+        if not outputs_match(instance.family.kind, answer, expected):
+            raise AssertionError(f"{instance.problem_id}: slow and efficient references "
+                                 f"disagree on input {text[:80]!r}: {answer[:80]!r} vs "
+                                 f"{expected[:80]!r}")
+    return Test(text, expected)
 
 
-def render_statement(problem: SuiteProblem, tests: tuple[Test, ...], examples: int = 2) -> str:
-    parts = [problem.statement.strip()]
-    for number, test in enumerate(tests[:examples], start=1):
-        if problem.kind == "call":
+def render_statement(instance: Instance, examples: list[Test]) -> str:
+    framing = FRAMINGS[instance.framing]
+    title = framing["title"].format(title=instance.family.title)
+    parts = [title] if title else []
+    parts.append(instance.statement.strip())
+    for number, test in enumerate(examples, start=1):
+        if instance.family.kind == "call":
             parts.append(f"Example {number}\nArguments (one JSON value per line):\n{test.input}\n"
                          f"Returns: {test.output}")
         else:
-            parts.append(f"Example {number}\nInput:\n{test.input.rstrip()}\nOutput:\n"
-                         f"{test.output.rstrip()}")
+            parts.append(f"Example {number}\n{framing['input']}\n{test.input.rstrip()}\n"
+                         f"{framing['output']}\n{test.output.rstrip()}")
     return "\n\n".join(parts)
 
 
-_built: dict[int, tuple[SuiteProblem, Problem]] = {}
+def to_problem(instance: Instance, exclude_inputs: Collection[str] = ()) -> Problem:
+    """The instance in the judge's schema; generated tests avoid `exclude_inputs`."""
+    if not exclude_inputs:
+        return _cached_problem(instance)
+    return _make_problem(instance, exclude_inputs)
 
 
-def to_problem(problem: SuiteProblem) -> Problem:
-    """The problem in the judge's schema; built once per process (specs hold lists,
-    so they cannot key a functools cache; the entry keeps the spec alive, so its id
-    stays its own)."""
-    entry = _built.get(id(problem))
-    if entry is None or entry[0] is not problem:
-        entry = _built[id(problem)] = (problem, _make_problem(problem))
-    return entry[1]
+@cache
+def _cached_problem(instance: Instance) -> Problem:
+    return _make_problem(instance, ())
 
 
-def _make_problem(problem: SuiteProblem) -> Problem:
-    tests = make_tests(problem)
+def _make_problem(instance: Instance, exclude_inputs: Collection[str]) -> Problem:
+    family = instance.family
+    generated = [make_test(instance, text) for text in generated_inputs(instance, exclude_inputs)]
+    edge = [] if instance.split != "train" else [
+        make_test(instance, render_input(instance, raw)) for raw in instance.edge_cases()]
     return Problem(
-        problem_id=problem.problem_id, title=problem.title,
-        statement=render_statement(problem, tests), difficulty=problem.difficulty,
-        source="bundled", kind=problem.kind, func_name=problem.func_name,
-        starter_code=problem.starter_code, time_limit_s=problem.time_limit_s,
-        memory_limit_mb=problem.memory_limit_mb, tests=tests)
+        problem_id=instance.problem_id, title=family.title,
+        statement=render_statement(instance, generated[:EXAMPLES_SHOWN]),
+        difficulty=family.difficulty, source="bundled", kind=family.kind,
+        func_name=instance.func_name, starter_code=instance.starter_code,
+        time_limit_s=family.time_limit_s, memory_limit_mb=family.memory_limit_mb,
+        tests=(*edge, *generated))
 
 
-def split_of(problem: SuiteProblem, suite: tuple[SuiteProblem, ...]) -> str:
-    """"train" or "eval": within each difficulty, problems ranked by a hash of their slug,
-    every third held out. Stratified, and stable when problems are added."""
-    same = sorted((p for p in suite if p.difficulty == problem.difficulty),
-                  key=lambda p: hashlib.sha256(p.slug.encode()).hexdigest())
-    return "eval" if same.index(problem) % EVAL_SHARE == EVAL_SHARE - 1 else "train"
-
-
-def build_bundled(split: str | None = None) -> list[Problem]:
-    """Problems of one split ("train", "eval") or of the whole suite (None)."""
-    if split not in (None, "train", "eval"):
-        raise ValueError(f"split must be train or eval, got {split!r}")
-    suite = load_suite()
-    return [to_problem(p) for p in suite if split is None or split_of(p, suite) == split]
+def build_bundled(split: str, count: int | None = None,
+                  exclude_inputs: Collection[str] = ()) -> list[Problem]:
+    """`count` instances of every family for a split, as problems."""
+    exclude = frozenset(exclude_inputs)
+    return [to_problem(instance, exclude) for instance in instances(split, count)]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.problems import Problem
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Instance
 
 EFFICIENT_SHARE_OF_LIMIT = 1 / 3
 SLOW_LIMIT_FACTOR = 3.0  # the slow reference needs at least this many limits on the largest test
@@ -83,7 +83,9 @@ def largest_test_with_raised_limit(problem: Problem) -> Problem:
                    time_limit_s=problem.time_limit_s * SLOW_LIMIT_FACTOR)
 
 
-def calibrate(pairs: list[tuple[SuiteProblem, Problem]], pool: JudgePool) -> list[Calibration]:
+def calibrate(pairs: list[tuple[Instance, Problem]], pool: JudgePool) -> list[Calibration]:
+    """Judge each instance's references on its problem (one instance per family is
+    enough: knobs change constants and names, not running times)."""
     problems: dict[str, Problem] = {}
     samples: list[Sample] = []
     for spec, problem in pairs:

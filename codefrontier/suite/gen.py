@@ -6,7 +6,8 @@ import random
 
 
 def ints(rng: random.Random, n: int, low: int, high: int) -> list[int]:
-    return [rng.randint(low, high) for _ in range(n)]
+    """n integers drawn uniformly from [low, high] (choices: several times randint's speed)."""
+    return rng.choices(range(low, high + 1), k=n)
 
 
 def line(values) -> str:

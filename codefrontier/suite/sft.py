@@ -1,9 +1,9 @@
-"""SFT pairs from the bundled suite in the reasoning format.
+"""SFT pairs from the bundled families in the reasoning format.
 
-For every problem of a split, two examples: the efficient reference and the
-slow one, each behind a short reasoning paragraph that fits it. The SFT policy
-so starts out with both behaviours, the raw material that rewards of different
-strictness pull apart.
+For every train instance, two examples: its efficient reference and its slow one,
+each behind a one-sentence plan that fits it. The SFT policy so starts out with
+both behaviours, the raw material that rewards of different strictness pull
+apart; the plan's first words are where the two part.
 
 Schema (parquet, TRL's conversational prompt-completion format):
     problem_id   str
@@ -19,26 +19,19 @@ import hashlib
 import pyarrow as pa
 
 from codefrontier.settings import reasoning
-from codefrontier.suite.build import load_suite, split_of, to_problem
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.build import instances, to_problem
+from codefrontier.suite.spec import Instance
 
-EFFICIENT_REASONING = (
-    "The input can be large, so checking every combination directly would be too slow. "
-    "Instead I keep a structure that answers each step quickly and process the input in "
-    "one pass (or after sorting), which stays near-linear.",
-    "A direct search would repeat work for every element. I will keep what I have already "
-    "computed (counts, a stack, prefix values or a heap) so each element is handled in about "
-    "constant or logarithmic time.",
-    "To stay fast on the largest inputs, I avoid nested loops: one pass with the right "
-    "bookkeeping gives every answer, roughly O(n log n) in total.",
+EFFICIENT_PLANS = (
+    "The input is large, so I keep running state and answer in one pass.",
+    "Nested loops would be too slow for the largest inputs; one pass with the right "
+    "bookkeeping is enough.",
+    "I avoid rescanning: each element is handled in about constant or logarithmic time.",
 )
-SLOW_REASONING = (
-    "The simplest correct approach is to try every candidate directly and keep the best "
-    "result. It follows the statement closely, so it is easy to get right.",
-    "I will follow the definition literally: loop over all possibilities and check each one. "
-    "This is straightforward and clearly correct.",
-    "A direct approach works: for each position, scan what the statement asks about and "
-    "count or compare explicitly.",
+SLOW_PLANS = (
+    "The simplest correct approach is to check every candidate directly.",
+    "I follow the definition literally and loop over all possibilities.",
+    "A direct scan for each position is easy to get right.",
 )
 MESSAGE = pa.struct([("role", pa.string()), ("content", pa.string())])
 SFT_SCHEMA = pa.schema([
@@ -53,22 +46,21 @@ def _pick(options: tuple[str, ...], key: str) -> str:
     return options[int(hashlib.sha256(key.encode()).hexdigest(), 16) % len(options)]
 
 
-def sft_records(spec: SuiteProblem) -> list[dict]:
-    problem = to_problem(spec)
+def sft_records(instance: Instance) -> list[dict]:
+    problem = to_problem(instance)
     prompt = reasoning.messages(problem)
-    variants = [("efficient", spec.efficient, EFFICIENT_REASONING)]
-    if spec.slow is not None:
-        variants.append(("slow", spec.slow, SLOW_REASONING))
+    variants = [("efficient", instance.efficient, EFFICIENT_PLANS)]
+    if instance.slow is not None:
+        variants.append(("slow", instance.slow, SLOW_PLANS))
     return [{
         "problem_id": problem.problem_id,
         "variant": name,
         "prompt": prompt,
         "completion": [{"role": "assistant",
-                        "content": reasoning.answer(_pick(texts, spec.slug + name), program)}],
-    } for name, program, texts in variants]
+                        "content": reasoning.answer(_pick(plans, instance.seed + name), program)}],
+    } for name, program, plans in variants]
 
 
-def build_sft(split: str = "train") -> list[dict]:
-    suite = load_suite()
-    return [record for spec in suite if split_of(spec, suite) == split
-            for record in sft_records(spec)]
+def build_sft(split: str = "train", count: int | None = None) -> list[dict]:
+    """Two pairs (efficient, slow) for each of `count` instances per family."""
+    return [record for instance in instances(split, count) for record in sft_records(instance)]

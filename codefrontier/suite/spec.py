@@ -1,41 +1,140 @@
-"""How a bundled problem is written: one module per problem in `suite/problems/`.
+"""How a bundled problem family is written: one module per family in `suite/problems/`.
 
-Each module defines `PROBLEM = SuiteProblem(...)`: the statement, an efficient
-reference, usually a slow but correct reference (the naive algorithm) and a
-plausible but buggy variant, hand-written edge cases, and a seeded generator
-that makes an input from a size parameter `n`. The builder (`suite.build`)
-turns these into tests at every input-length decade from 10^1 to 10^5 bytes.
+A family is a task with knobs. Each module defines `FAMILY = Family(...)`: a few
+paraphrases of the statement, an efficient reference, a slow but correct one (the
+naive algorithm), a plausible but buggy variant, hand-written edge cases, a seeded
+generator, and `knobs`, which draws an instance's parameters (a constant of the
+task, an index base, a method name, ...). Statements, programs and starter code are
+`string.Template` texts over the knobs (`$modulus`, `${func}`): every instance of a
+family is the same algorithmic task with its own wording, constants, names, I/O
+details and tests, so held-out instances are new to a model that trained on others,
+yet in reach of one that learned the family.
+
+The builder (`suite.build`) turns an instance into a problem with tests at every
+input-length decade from 10^1 to 10^5 bytes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from string import Template
 
-# generate(rng, n) -> the input text of one test: stdin text for stdin problems,
-# the tuple of positional arguments for call-based ones.
-Generator = Callable[[random.Random, int], object]
+Knobs = Mapping[str, object]
+# generate(rng, n, knobs) -> the input of one test: stdin text for stdin problems, the
+# tuple of positional arguments for call-based ones. n is a size the builder searches.
+Generator = Callable[[random.Random, int, Knobs], object]
 
 
-@dataclass(frozen=True)
-class SuiteProblem:
+def no_knobs(rng: random.Random) -> dict[str, object]:
+    return {}
+
+
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: one object per module
+class Family:
     slug: str
     title: str
     difficulty: str  # easy | medium | hard
-    statement: str  # the task; examples are appended from the first edge cases
-    efficient: str  # reference program, the source of expected outputs
+    statements: tuple[str, ...]  # paraphrases of the task (Templates); one per instance
+    efficient: str  # reference program (a Template), the source of expected outputs
     generate: Generator
-    edge_cases: tuple[object, ...]  # inputs in the same form `generate` returns
+    # hand-written inputs (train instances only: fixed texts would repeat across splits),
+    # or a function of the knobs that returns them
+    edge_cases: tuple[object, ...] | Callable[[Knobs], tuple[object, ...]] = ()
+    knobs: Callable[[random.Random], dict[str, object]] = no_knobs
     slow: str | None = None  # correct but naive: passes small tests, TLE/MLE on large
     buggy: str | None = None  # efficient-looking and wrong on some tests
     kind: str = "stdin"
-    func_name: str = ""
-    starter_code: str = ""
-    time_limit_s: float = 1.0  # CPU seconds per test; `problems calibrate` checks the margins
+    func_names: tuple[str, ...] = ()  # call: the method's possible names (knob `func`)
+    starter_code: str = ""  # call: a Template over the knobs
+    time_limit_s: float = 0.5  # CPU seconds per test; `problems calibrate` checks margins
     memory_limit_mb: int = 256
     tags: tuple[str, ...] = field(default=())
 
+    def __post_init__(self) -> None:
+        if not self.statements:
+            raise ValueError(f"{self.slug}: a family needs at least one statement")
+        if self.kind == "call" and not self.func_names:
+            raise ValueError(f"{self.slug}: a call-based family needs func_names")
+
+    def instance(self, split: str, index: int) -> Instance:
+        """The index-th instance of a split: its knobs and wording, drawn from a seed
+        that names the family, the split and the index."""
+        seed = f"{self.slug}:{split}:{index}"
+        rng = random.Random(hashlib.sha256(seed.encode()).digest())
+        knobs = dict(self.knobs(rng))
+        if self.kind == "call":
+            knobs["func"] = rng.choice(self.func_names)
+        return Instance(family=self, split=split, index=index, seed=seed,
+                        knobs=tuple(sorted(knobs.items())),
+                        statement_index=rng.randrange(len(self.statements)),
+                        framing=rng.randrange(len(FRAMINGS)))
+
+
+# How a statement is framed: the title line (or none), and the example headings.
+FRAMINGS = (
+    {"title": "{title}", "input": "Input:", "output": "Output:"},
+    {"title": "Problem: {title}", "input": "Sample input:", "output": "Sample output:"},
+    {"title": "", "input": "Input:", "output": "Expected output:"},
+)
+
+
+@dataclass(frozen=True)
+class Instance:
+    family: Family
+    split: str  # train | eval
+    index: int
+    seed: str
+    knobs: tuple[tuple[str, object], ...]
+    statement_index: int
+    framing: int
+
     @property
     def problem_id(self) -> str:
-        return f"bundled/{self.slug}"
+        return f"bundled/{self.family.slug}/{self.split}-{self.index}"
+
+    @property
+    def knob_values(self) -> dict[str, object]:
+        return dict(self.knobs)
+
+    def render(self, template: str) -> str:
+        """A statement, program or starter code with this instance's knobs filled in."""
+        try:
+            return Template(template).substitute(self.knob_values)
+        except (KeyError, ValueError) as error:
+            raise ValueError(f"{self.family.slug}: template refers to an unknown knob or "
+                             f"has a stray $ ({error}); knobs: {sorted(self.knob_values)}"
+                             ) from None
+
+    @property
+    def statement(self) -> str:
+        return self.render(self.family.statements[self.statement_index])
+
+    @property
+    def efficient(self) -> str:
+        return self.render(self.family.efficient)
+
+    @property
+    def slow(self) -> str | None:
+        return None if self.family.slow is None else self.render(self.family.slow)
+
+    @property
+    def buggy(self) -> str | None:
+        return None if self.family.buggy is None else self.render(self.family.buggy)
+
+    @property
+    def func_name(self) -> str:
+        return str(self.knob_values.get("func", ""))
+
+    @property
+    def starter_code(self) -> str:
+        return self.render(self.family.starter_code)
+
+    def generate(self, rng: random.Random, n: int) -> object:
+        return self.family.generate(rng, n, self.knob_values)
+
+    def edge_cases(self) -> tuple[object, ...]:
+        cases = self.family.edge_cases
+        return tuple(cases(self.knob_values)) if callable(cases) else tuple(cases)

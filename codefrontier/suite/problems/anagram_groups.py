@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     # many groups (about n/3): the naive scan compares each word with every group so far
     roots = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 10)))
              for _ in range(max(1, n // 3))]
@@ -13,17 +13,17 @@ def generate(rng, n):
     return f"{n}\n" + " ".join(words) + "\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="anagram-groups",
     title="Anagram groups",
     difficulty="easy",
-    statement="""\
+    statements=("""\
 Two words are in the same group when one is an anagram of the other (the same
 letters, each the same number of times). How many groups do n words form?
 
 Input: n, then the n words (lowercase letters), separated by spaces.
 Output: the number of groups.
-Constraints: 1 <= n <= 100000, words have 1 to 10 letters.""",
+Constraints: 1 <= n <= 100000, words have 1 to 10 letters.""",),
     efficient="""\
 import sys
 

@@ -1,9 +1,9 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 PAIRS = {"(": ")", "[": "]", "{": "}"}
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     # Deeply nested balanced strings (depth about n/3, which is what makes naive
     # pair-removal quadratic), half of them with one character changed.
     stack, out = [], []
@@ -20,16 +20,16 @@ def generate(rng, n):
     return "".join(out) + "\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="balanced-brackets",
     title="Balanced brackets",
     difficulty="easy",
-    statement="""\
+    statements=("""\
 A string of the characters ()[]{} is balanced when every opening bracket is
 closed by the matching bracket in the right order. Is the given string balanced?
 
 Input: one line, the string (length 1 to 500000).
-Output: YES or NO.""",
+Output: YES or NO.""",),
     efficient="""\
 s = input().strip()
 match = {")": "(", "]": "[", "}": "{"}

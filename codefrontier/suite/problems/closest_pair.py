@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     n = max(n, 2)
     span = 10 * n
     points = {(rng.randint(0, span), rng.randint(0, span)) for _ in range(n)}
@@ -10,17 +10,17 @@ def generate(rng, n):
     return f"{len(points)}\n" + "".join(f"{x} {y}\n" for x, y in sorted(points, key=lambda p: rng.random()))
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="closest-pair",
     title="Closest pair of points",
     difficulty="hard",
-    statement="""\
+    statements=("""\
 Given n distinct points with integer coordinates, print the smallest squared
 Euclidean distance between two of them.
 
 Input: n, then n lines "x y".
 Output: the smallest squared distance.
-Constraints: 2 <= n <= 100000, 0 <= x, y <= 10^9.""",
+Constraints: 2 <= n <= 100000, 0 <= x, y <= 10^9.""",),
     efficient="""\
 import sys
 

@@ -1,23 +1,23 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     m = n
     rows = [f"{rng.randint(1, n)} {rng.randint(1, n)}" for _ in range(m)]
     return f"{n} {m}\n" + "\n".join(rows) + "\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="components-after-edges",
     title="Components as roads open",
     difficulty="medium",
-    statement="""\
+    statements=("""\
 n towns start disconnected. Roads open one at a time, each joining two towns.
 After each road opens, print the number of connected groups of towns.
 
 Input: n and m; then m lines "u v".
 Output: m integers on one line.
-Constraints: 1 <= n, m <= 100000.""",
+Constraints: 1 <= n, m <= 100000.""",),
     efficient="""\
 import sys
 

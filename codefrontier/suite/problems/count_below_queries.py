@@ -1,24 +1,24 @@
 from codefrontier.suite.gen import ints, line
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     n = max(n, 1)
     top = 10 * n
     return f"{n} {n}\n{line(ints(rng, n, 0, top))}\n{line(ints(rng, n, 0, top))}\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="count-below-queries",
     title="How many are smaller",
     difficulty="easy",
-    statement="""\
+    statements=("""\
 Given n integers and q query values x, print for each query how many of the n
 integers are strictly smaller than x.
 
 Input: n and q; the n integers; the q query values.
 Output: q answers on one line.
-Constraints: 1 <= n, q <= 100000, 0 <= values <= 10^9.""",
+Constraints: 1 <= n, q <= 100000, 0 <= values <= 10^9.""",),
     efficient="""\
 import sys
 from bisect import bisect_left

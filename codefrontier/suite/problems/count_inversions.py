@@ -1,16 +1,16 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="count-inversions",
     title="Inversions",
     difficulty="medium",
-    statement="""\
+    statements=("""\
 Count the pairs i < j with a_i > a_j.
 
 Input: n, then the n integers.
 Output: the number of inversions.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",),
     efficient="""\
 import sys
 
@@ -68,6 +68,6 @@ data = sys.stdin.buffer.read().split()
 n = int(data[0])
 print(sort_count(list(map(int, data[1:1 + n])))[1])
 """,
-    generate=lambda rng, n: array_input(rng, n, 0, max(1, n // 2)),
+    generate=lambda rng, n, knobs: array_input(rng, n, 0, max(1, n // 2)),
     edge_cases=("5\n2 4 1 3 5\n", "1\n1\n", "4\n2 2 2 1\n"),
 )

@@ -1,18 +1,18 @@
 from codefrontier.suite.gen import ints
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="count-smaller-after-self",
     title="Smaller numbers after self",
     difficulty="hard",
     kind="call",
-    func_name="countSmaller",
+    func_names=("countSmaller",),
     starter_code="class Solution:\n    def countSmaller(self, nums: List[int]) -> List[int]:\n        ",
-    statement="""\
+    statements=("""\
 Return counts where counts[i] is the number of elements to the right of nums[i]
 that are strictly smaller than it.
 
-Constraints: 1 <= len(nums) <= 10^5, -10^4 <= nums[i] <= 10^4.""",
+Constraints: 1 <= len(nums) <= 10^5, -10^4 <= nums[i] <= 10^4.""",),
     efficient="""\
 class Solution:
     def countSmaller(self, nums: List[int]) -> List[int]:
@@ -58,6 +58,6 @@ class Solution:
                 i += i & -i
         return counts[::-1]
 """,
-    generate=lambda rng, n: (ints(rng, max(1, n), -min(10**4, n), min(10**4, n)),),
+    generate=lambda rng, n, knobs: (ints(rng, max(1, n), -min(10**4, n), min(10**4, n)),),
     edge_cases=(([5, 2, 6, 1],), ([-1],), ([-1, -1],)),
 )

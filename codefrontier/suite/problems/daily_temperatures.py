@@ -1,18 +1,18 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="daily-temperatures",
     title="Days until warmer",
     difficulty="medium",
     kind="call",
-    func_name="dailyTemperatures",
+    func_names=("dailyTemperatures",),
     starter_code=("class Solution:\n    def dailyTemperatures(self, temperatures: List[int])"
                   " -> List[int]:\n        "),
-    statement="""\
+    statements=("""\
 For each day, return how many days you wait for a strictly warmer temperature,
 or 0 if no later day is warmer.
 
-Constraints: 1 <= len(temperatures) <= 10^5, 30 <= temperatures[i] <= 100.""",
+Constraints: 1 <= len(temperatures) <= 10^5, 30 <= temperatures[i] <= 100.""",),
     efficient="""\
 class Solution:
     def dailyTemperatures(self, temperatures: List[int]) -> List[int]:
@@ -50,7 +50,7 @@ class Solution:
         return answer
 """,
     # Slowly cooling weather with a warm day at the end: every naive scan runs long.
-    generate=lambda rng, n: ([max(30, 100 - (70 * i) // max(1, n) - rng.randint(0, 2))
+    generate=lambda rng, n, knobs: ([max(30, 100 - (70 * i) // max(1, n) - rng.randint(0, 2))
                               for i in range(n - 1)] + [100] if n > 1 else [50],),
     edge_cases=(([73, 74, 75, 71, 69, 72, 76, 73],), ([30, 40, 50, 60],), ([90, 90, 90],)),
 )

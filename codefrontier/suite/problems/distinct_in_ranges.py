@@ -1,24 +1,24 @@
 from codefrontier.suite.gen import array_and_queries, ints, range_queries
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     n = max(n, 1)
     values = ints(rng, n, 1, max(1, n // 2))
     return array_and_queries(values, range_queries(rng, n, left_max=n // 2, right_min=n // 2))
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="distinct-in-ranges",
     title="Distinct values in ranges",
     difficulty="hard",
-    statement="""\
+    statements=("""\
 Answer q queries on an array of n integers: how many distinct values appear
 among a_l..a_r (1-indexed, inclusive)?
 
 Input: n and q; the n integers; then q lines "l r".
 Output: q lines, the answers in order.
-Constraints: 1 <= n, q <= 100000, 1 <= a_i <= 10^9.""",
+Constraints: 1 <= n, q <= 100000, 1 <= a_i <= 10^9.""",),
     efficient="""\
 import sys
 

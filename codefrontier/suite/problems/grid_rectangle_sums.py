@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     side = max(1, int((n / 2) ** 0.5))
     rows = [" ".join(str(rng.randint(0, 9)) for _ in range(side)) for _ in range(side)]
     queries = []
@@ -12,17 +12,17 @@ def generate(rng, n):
     return f"{side} {side} {len(queries)}\n" + "\n".join(rows) + "\n" + "\n".join(queries) + "\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="grid-rectangle-sums",
     title="Rectangle sums in a grid",
     difficulty="hard",
-    statement="""\
+    statements=("""\
 A grid has h rows and w columns of digits. Answer q queries "r1 c1 r2 c2": the
 sum of the cells in rows r1..r2 and columns c1..c2 (1-indexed, inclusive).
 
 Input: h, w and q; h lines of w integers; then q queries, one per line.
 Output: q lines, the sums in order.
-Constraints: 1 <= h, w <= 500, 1 <= q <= 100000.""",
+Constraints: 1 <= h, w <= 500, 1 <= q <= 100000.""",),
     efficient="""\
 import sys
 

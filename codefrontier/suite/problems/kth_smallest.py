@@ -1,22 +1,22 @@
 from codefrontier.suite.gen import ints, line
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     return f"{n} {max(1, n // 2)}\n{line(ints(rng, n, -10**6, 10**6))}\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="kth-smallest",
     title="The k-th smallest",
     difficulty="easy",
-    statement="""\
+    statements=("""\
 Print the k-th smallest of n integers (k = 1 is the minimum; equal values count
 separately).
 
 Input: n and k; then the n integers.
 Output: the k-th smallest value.
-Constraints: 1 <= k <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= k <= n <= 100000, |a_i| <= 10^9.""",),
     efficient="""\
 import sys
 

@@ -1,17 +1,17 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="largest-rectangle",
     title="Largest rectangle in a histogram",
     difficulty="hard",
-    statement="""\
+    statements=("""\
 A histogram has n bars of width 1 and heights h_1..h_n. Print the area of the
 largest axis-aligned rectangle inside it.
 
 Input: n, then the n heights.
 Output: the area.
-Constraints: 1 <= n <= 100000, 0 <= h_i <= 10^9.""",
+Constraints: 1 <= n <= 100000, 0 <= h_i <= 10^9.""",),
     efficient="""\
 import sys
 
@@ -54,6 +54,6 @@ for i, h in enumerate(heights):
     stack.append((i, h))
 print(best)
 """,
-    generate=lambda rng, n: array_input(rng, n, 0, 1000),
+    generate=lambda rng, n, knobs: array_input(rng, n, 0, 1000),
     edge_cases=("6\n2 1 5 6 2 3\n", "1\n7\n", "4\n3 3 3 3\n", "5\n5 4 3 2 1\n"),
 )

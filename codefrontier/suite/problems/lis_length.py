@@ -1,17 +1,17 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="lis-length",
     title="Longest increasing subsequence",
     difficulty="medium",
-    statement="""\
+    statements=("""\
 Print the length of the longest strictly increasing subsequence of an array
 (not necessarily contiguous).
 
 Input: n, then the n integers.
 Output: the length.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",),
     efficient="""\
 import sys
 from bisect import bisect_left
@@ -52,6 +52,6 @@ for v in map(int, data[1:1 + n]):
         tails[i] = v
 print(len(tails))
 """,
-    generate=lambda rng, n: array_input(rng, n, 0, max(1, n // 4)),
+    generate=lambda rng, n, knobs: array_input(rng, n, 0, max(1, n // 4)),
     edge_cases=("8\n10 9 2 5 3 7 101 18\n", "1\n4\n", "5\n3 3 3 3 3\n"),
 )

@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     # Long runs: checking every start position separately is then quadratic.
     n = max(n, 1)
     out, letter = [], "a"
@@ -11,16 +11,16 @@ def generate(rng, n):
     return "".join(out[:n]) + "\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="longest-equal-run",
     title="Longest run",
     difficulty="easy",
-    statement="""\
+    statements=("""\
 Print the length of the longest block of consecutive equal characters in s.
 
 Input: s (lowercase letters) on one line.
 Output: the length.
-Constraints: 1 <= |s| <= 500000.""",
+Constraints: 1 <= |s| <= 500000.""",),
     efficient="""\
 s = input().strip()
 best = current = 1

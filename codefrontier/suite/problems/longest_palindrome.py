@@ -1,27 +1,27 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     # Long runs of one letter hold long palindromes: expanding around every centre
     # is then quadratic.
     n = max(n, 1)
     return "".join("a" if rng.random() < 0.995 else rng.choice("bc") for _ in range(n)) + "\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="longest-palindrome",
     title="Longest palindromic substring",
     difficulty="hard",
-    statement="""\
+    statements=("""\
 Print the length of the longest substring of s that reads the same forwards and
 backwards.
 
 Input: s (lowercase letters) on one line.
 Output: the length.
-Constraints: 1 <= |s| <= 300000.""",
+Constraints: 1 <= |s| <= 300000.""",),
     efficient="""\
 s = input().strip()
-t = "^#" + "#".join(s) + "#$"
+t = "^#" + "#".join(s) + "#$$"
 radius = [0] * len(t)
 centre = right = 0
 for i in range(1, len(t) - 1):

@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     n = max(n, 1)
     edges = [(i, i + 1) for i in range(1, n)]  # a long chain keeps paths long
     edges += [(a, b) for a, b in ((rng.randint(1, n), rng.randint(1, n)) for _ in range(n // 2))
@@ -10,17 +10,17 @@ def generate(rng, n):
     return f"{n} {len(edges)}\n" + "".join(f"{a} {b} {rng.randint(1, 9)}\n" for a, b in edges)
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="longest-path-dag",
     title="Longest route in a DAG",
     difficulty="hard",
-    statement="""\
+    statements=("""\
 A directed acyclic graph has n nodes and m weighted edges "u v w". Print the
 largest total weight of a path (possibly a single node, weight 0).
 
 Input: n and m; then m lines "u v w".
 Output: the largest path weight.
-Constraints: 1 <= n <= 100000, 0 <= m <= 200000, 1 <= w <= 9.""",
+Constraints: 1 <= n <= 100000, 0 <= m <= 200000, 1 <= w <= 9.""",),
     efficient="""\
 import sys
 from collections import deque

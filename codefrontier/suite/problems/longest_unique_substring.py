@@ -1,16 +1,16 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="longest-unique-substring",
     title="Longest substring without repeats",
     difficulty="medium",
     kind="call",
-    func_name="lengthOfLongestSubstring",
+    func_names=("lengthOfLongestSubstring",),
     starter_code="class Solution:\n    def lengthOfLongestSubstring(self, s: str) -> int:\n        ",
-    statement="""\
+    statements=("""\
 Return the length of the longest substring of s in which no character repeats.
 
-Constraints: 0 <= len(s) <= 10^5; s consists of printable ASCII characters.""",
+Constraints: 0 <= len(s) <= 10^5; s consists of printable ASCII characters.""",),
     efficient="""\
 class Solution:
     def lengthOfLongestSubstring(self, s: str) -> int:
@@ -50,6 +50,6 @@ class Solution:
         return best
 """,
     # A wide alphabet keeps windows long, which is what makes the naive scan slow.
-    generate=lambda rng, n: ("".join(chr(rng.randint(33, 126)) for _ in range(n)),),
+    generate=lambda rng, n, knobs: ("".join(chr(rng.randint(33, 126)) for _ in range(n)),),
     edge_cases=(("abcabcbb",), ("bbbbb",), ("",), ("abba",)),
 )

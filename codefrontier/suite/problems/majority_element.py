@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     n = max(n, 1)
     major = rng.randint(-10**6, 10**6)
     count = n // 2 + 1
@@ -10,18 +10,18 @@ def generate(rng, n):
     return (others + [major] * count,)
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="majority-element",
     title="Majority element",
     difficulty="easy",
     kind="call",
-    func_name="majorityElement",
+    func_names=("majorityElement",),
     starter_code="class Solution:\n    def majorityElement(self, nums: List[int]) -> int:\n        ",
-    statement="""\
+    statements=("""\
 Return the value that occurs more than len(nums) / 2 times in nums; one always
 exists.
 
-Constraints: 1 <= len(nums) <= 10^5, |nums[i]| <= 10^6.""",
+Constraints: 1 <= len(nums) <= 10^5, |nums[i]| <= 10^6.""",),
     efficient="""\
 class Solution:
     def majorityElement(self, nums: List[int]) -> int:

@@ -1,18 +1,18 @@
 from codefrontier.suite.gen import ints
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="max-subarray",
     title="Maximum subarray sum",
     difficulty="easy",
     kind="call",
-    func_name="maxSubArray",
+    func_names=("maxSubArray",),
     starter_code="class Solution:\n    def maxSubArray(self, nums: List[int]) -> int:\n        ",
-    statement="""\
+    statements=("""\
 Given an integer array nums, return the largest sum of a non-empty contiguous
 subarray.
 
-Constraints: 1 <= len(nums) <= 10^5, -10^4 <= nums[i] <= 10^4.""",
+Constraints: 1 <= len(nums) <= 10^5, -10^4 <= nums[i] <= 10^4.""",),
     efficient="""\
 class Solution:
     def maxSubArray(self, nums: List[int]) -> int:
@@ -42,6 +42,6 @@ class Solution:
             best = max(best, current)
         return best
 """,
-    generate=lambda rng, n: (ints(rng, n, -100, 100),),
+    generate=lambda rng, n, knobs: (ints(rng, n, -100, 100),),
     edge_cases=(([-2, 1, -3, 4, -1, 2, 1, -5, 4],), ([-3, -1, -2],), ([5],)),
 )

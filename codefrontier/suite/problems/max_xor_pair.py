@@ -1,16 +1,16 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="max-xor-pair",
     title="Maximum XOR of two numbers",
     difficulty="hard",
-    statement="""\
+    statements=("""\
 Print the largest value of a_i XOR a_j over all pairs i < j.
 
 Input: n, then the n integers.
 Output: the maximum XOR.
-Constraints: 2 <= n <= 100000, 0 <= a_i < 2^30.""",
+Constraints: 2 <= n <= 100000, 0 <= a_i < 2^30.""",),
     efficient="""\
 import sys
 
@@ -44,6 +44,6 @@ n = int(data[0])
 a = sorted(map(int, data[1:1 + n]))
 print(max(a[i] ^ a[i + 1] for i in range(n - 1)))
 """,
-    generate=lambda rng, n: array_input(rng, max(2, n), 0, min(2**30 - 1, 10 * max(2, n))),
+    generate=lambda rng, n, knobs: array_input(rng, max(2, n), 0, min(2**30 - 1, 10 * max(2, n))),
     edge_cases=("6\n3 10 5 25 2 8\n", "2\n0 0\n", "3\n1 2 4\n"),
 )

@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     meetings = []
     for _ in range(max(1, n)):
         start = rng.randint(0, 10 * max(1, n))
@@ -9,19 +9,19 @@ def generate(rng, n):
     return (meetings,)
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="meeting-rooms",
     title="Meeting rooms",
     difficulty="medium",
     kind="call",
-    func_name="minMeetingRooms",
+    func_names=("minMeetingRooms",),
     starter_code=("class Solution:\n    def minMeetingRooms(self, intervals: List[List[int]])"
                   " -> int:\n        "),
-    statement="""\
+    statements=("""\
 intervals[i] = [start, end) is a meeting. Return the fewest rooms that hold all
 meetings; a meeting ending at time t frees its room for one starting at t.
 
-Constraints: 1 <= len(intervals) <= 10^5, 0 <= start < end <= 10^6.""",
+Constraints: 1 <= len(intervals) <= 10^5, 0 <= start < end <= 10^6.""",),
     efficient="""\
 class Solution:
     def minMeetingRooms(self, intervals: List[List[int]]) -> int:

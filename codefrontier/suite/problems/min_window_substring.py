@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     n = max(n, 2)
     alphabet = "abcdefghijklmnopqrstuvwxyz"[: max(2, min(26, n // 20))]
     s = "".join(rng.choice(alphabet) for _ in range(n))
@@ -9,18 +9,18 @@ def generate(rng, n):
     return (s, t)
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="min-window-substring",
     title="Minimum window substring",
     difficulty="hard",
     kind="call",
-    func_name="minWindow",
+    func_names=("minWindow",),
     starter_code="class Solution:\n    def minWindow(self, s: str, t: str) -> str:\n        ",
-    statement="""\
+    statements=("""\
 Return the shortest substring of s that contains every character of t, counting
 repeats; if several are shortest, the leftmost. Return "" if there is none.
 
-Constraints: 1 <= len(s), len(t) <= 10^5; lowercase letters.""",
+Constraints: 1 <= len(s), len(t) <= 10^5; lowercase letters.""",),
     efficient="""\
 class Solution:
     def minWindow(self, s: str, t: str) -> str:

@@ -1,24 +1,24 @@
 from codefrontier.suite.gen import ints, line
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     n = max(n, 1)
     return f"{n}\n{line(ints(rng, n, -1000, 990))}\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="minimum-start-balance",
     title="Never overdrawn",
     difficulty="easy",
-    statement="""\
+    statements=("""\
 An account sees n transactions in order (positive: deposit, negative:
 withdrawal). Print the smallest non-negative starting balance that keeps the
 balance at or above zero after every transaction.
 
 Input: n, then the n amounts.
 Output: the starting balance.
-Constraints: 1 <= n <= 100000, |amount| <= 1000.""",
+Constraints: 1 <= n <= 100000, |amount| <= 1000.""",),
     efficient="""\
 import sys
 

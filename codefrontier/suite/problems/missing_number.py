@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     n = max(n, 1)
     values = list(range(1, n + 1))
     values.remove(rng.randint((3 * n + 3) // 4, n))  # late, so a scan from 1 goes far
@@ -9,17 +9,17 @@ def generate(rng, n):
     return f"{n}\n" + " ".join(map(str, values)) + "\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="missing-number",
     title="The missing number",
     difficulty="easy",
-    statement="""\
+    statements=("""\
 The numbers 1..n were written down in some order, but one of them is missing.
 Print the missing one.
 
 Input: n; then n - 1 distinct integers from 1..n (the line is empty when n = 1).
 Output: the missing number.
-Constraints: 1 <= n <= 200000.""",
+Constraints: 1 <= n <= 200000.""",),
     efficient="""\
 import sys
 

@@ -1,17 +1,17 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="most-frequent",
     title="Most frequent value",
     difficulty="easy",
-    statement="""\
+    statements=("""\
 Print the value that occurs most often among n integers; among equally frequent
 values, print the smallest.
 
 Input: n, then the n integers.
 Output: the value.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",),
     efficient="""\
 import sys
 from collections import Counter
@@ -38,6 +38,6 @@ n = int(input())
 a = list(map(int, input().split()))
 print(Counter(a).most_common(1)[0][0])
 """,
-    generate=lambda rng, n: array_input(rng, n, -max(2, n // 3), max(2, n // 3)),
+    generate=lambda rng, n, knobs: array_input(rng, n, -max(2, n // 3), max(2, n // 3)),
     edge_cases=("6\n4 1 4 1 2 3\n", "1\n-5\n", "3\n9 8 7\n"),
 )

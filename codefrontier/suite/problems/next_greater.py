@@ -1,16 +1,16 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="next-greater",
     title="Next greater element",
     difficulty="medium",
-    statement="""\
+    statements=("""\
 For each position i of an array, print the first value to the right of i that
 is strictly greater than a_i, or -1 if there is none.
 
 Input: n, then the n integers.
 Output: n integers on one line.
-Constraints: 1 <= n <= 100000, 0 <= a_i <= 10^9.""",
+Constraints: 1 <= n <= 100000, 0 <= a_i <= 10^9.""",),
     efficient="""\
 import sys
 
@@ -53,7 +53,7 @@ for i, v in enumerate(a):
 print(" ".join(map(str, answer)))
 """,
     # Mostly decreasing arrays: the naive scan then walks far for every element.
-    generate=lambda rng, n: f"{n}\n" + " ".join(
+    generate=lambda rng, n, knobs: f"{n}\n" + " ".join(
         str(max(0, 10 * (n - i) + rng.randint(-15, 5))) for i in range(n)) + "\n",
     edge_cases=("5\n2 1 2 4 3\n", "1\n5\n", "4\n3 3 3 3\n"),
 )

@@ -1,17 +1,17 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="pair-sum-count",
     title="Pairs with a given sum",
     difficulty="easy",
-    statement="""\
+    statements=("""\
 Given n integers a_1..a_n and a target t, count the pairs of indices i < j with
 a_i + a_j = t.
 
 Input: the first line holds n and t; the second line holds the n integers.
 Output: the number of pairs.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^6, |t| <= 2*10^6.""",
+Constraints: 1 <= n <= 100000, |a_i| <= 10^6, |t| <= 2*10^6.""",),
     efficient="""\
 import sys
 
@@ -45,6 +45,6 @@ n, t = int(data[0]), int(data[1])
 values = set(map(int, data[2:2 + n]))
 print(sum(1 for v in values if t - v in values and v < t - v))
 """,
-    generate=lambda rng, n: array_input(rng, n, -50, 50, header=str(rng.randint(-20, 20))),
+    generate=lambda rng, n, knobs: array_input(rng, n, -50, 50, header=str(rng.randint(-20, 20))),
     edge_cases=("4 6\n1 5 3 3\n", "1 0\n0\n", "5 0\n0 0 0 0 0\n"),
 )

@@ -1,22 +1,22 @@
 from codefrontier.suite.gen import ints, line
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     k = rng.choice([2, 4, 6, 10, 12])
     return f"{n} {k}\n{line(ints(rng, n, 0, 10**6))}\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="pairs-divisible-by-k",
     title="Pairs with a sum divisible by k",
     difficulty="medium",
-    statement="""\
+    statements=("""\
 Count the pairs i < j for which a_i + a_j is divisible by k.
 
 Input: n and k; then the n integers.
 Output: the number of pairs.
-Constraints: 1 <= n <= 100000, 1 <= k <= 1000, 0 <= a_i <= 10^9.""",
+Constraints: 1 <= n <= 100000, 1 <= k <= 1000, 0 <= a_i <= 10^9.""",),
     efficient="""\
 import sys
 

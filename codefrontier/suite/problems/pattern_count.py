@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     # Runs of "a" between single "b"s, and a pattern of "a"s about as long as a run:
     # overlapping matches, and a naive comparison at each position walks most of a run.
     n = max(n, 1)
@@ -12,17 +12,17 @@ def generate(rng, n):
     return "b".join("a" * r for r in runs) + f"\n{'a' * m}\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="pattern-count",
     title="Counting occurrences",
     difficulty="medium",
-    statement="""\
+    statements=("""\
 Count the positions at which the pattern p occurs in the text t; occurrences may
 overlap.
 
 Input: t on the first line, p on the second (lowercase letters).
 Output: the number of occurrences.
-Constraints: 1 <= |p|, |t| <= 300000.""",
+Constraints: 1 <= |p|, |t| <= 300000.""",),
     efficient="""\
 import sys
 

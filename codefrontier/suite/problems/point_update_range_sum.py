@@ -1,8 +1,8 @@
 from codefrontier.suite.gen import ints, line
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     rows = []
     # mostly wide sums, which the naive loop pays for in full
     for _ in range(n):
@@ -14,17 +14,17 @@ def generate(rng, n):
     return f"{n} {n}\n{line(ints(rng, n, -1000, 1000))}\n" + "\n".join(rows) + "\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="point-update-range-sum",
     title="Updates and range sums",
     difficulty="hard",
-    statement="""\
+    statements=("""\
 Maintain an array of n integers under q operations:
 "1 i x" sets a_i = x; "2 l r" asks for a_l + ... + a_r (1-indexed, inclusive).
 
 Input: n and q; the n integers; then q operations, one per line.
 Output: one line per query of type 2.
-Constraints: 1 <= n, q <= 100000, |a_i|, |x| <= 1000.""",
+Constraints: 1 <= n, q <= 100000, |a_i|, |x| <= 1000.""",),
     efficient="""\
 import sys
 

@@ -1,19 +1,19 @@
 from codefrontier.suite.gen import ints
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="product-except-self",
     title="Product of all the others",
     difficulty="medium",
     kind="call",
-    func_name="productExceptSelf",
+    func_names=("productExceptSelf",),
     starter_code=("class Solution:\n    def productExceptSelf(self, nums: List[int])"
                   " -> List[int]:\n        "),
-    statement="""\
+    statements=("""\
 Return answer where answer[i] is the product of every element of nums except
 nums[i], modulo 10^9 + 7 (a non-negative remainder).
 
-Constraints: 2 <= len(nums) <= 10^5, 0 <= nums[i] <= 10^9.""",
+Constraints: 2 <= len(nums) <= 10^5, 0 <= nums[i] <= 10^9.""",),
     efficient="""\
 class Solution:
     def productExceptSelf(self, nums: List[int]) -> List[int]:
@@ -53,7 +53,7 @@ class Solution:
         return [total * pow(x, mod - 2, mod) % mod for x in nums]
 """,
     # Zeros now and then: division-based shortcuts break on them.
-    generate=lambda rng, n: ([0 if rng.random() < 0.02 else x
+    generate=lambda rng, n, knobs: ([0 if rng.random() < 0.02 else x
                               for x in ints(rng, max(2, n), 1, min(10**9, 10 * n))],),
     edge_cases=(([1, 2, 3, 4],), ([-0, 5, 0, 3],), ([2, 3],)),
 )

@@ -1,24 +1,24 @@
 from codefrontier.suite.gen import array_and_queries, ints, range_queries
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     n = max(n, 1)
     rows = range_queries(rng, n, left_max=n // 3, right_min=2 * n // 3)
     return array_and_queries(ints(rng, n, -10**6, 10**6), rows)
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="range-min-queries",
     title="Range minimum",
     difficulty="hard",
-    statement="""\
+    statements=("""\
 Answer q queries on a fixed array of n integers: the minimum of a_l..a_r
 (1-indexed, inclusive).
 
 Input: n and q; the n integers; then q lines "l r".
 Output: q lines, the minima in order.
-Constraints: 1 <= n, q <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n, q <= 100000, |a_i| <= 10^9.""",),
     efficient="""\
 import sys
 

@@ -1,23 +1,23 @@
 from codefrontier.suite.gen import array_and_queries, ints, range_queries
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     values = ints(rng, n, -1000, 1000)
     return array_and_queries(values, range_queries(rng, n, left_max=n))
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="range-sum-queries",
     title="Range sums",
     difficulty="easy",
-    statement="""\
+    statements=("""\
 Given an array of n integers, answer q queries: the sum of a_l..a_r (1-indexed,
 inclusive).
 
 Input: n and q; the n integers; then q lines "l r".
 Output: q lines, the answers in order.
-Constraints: 1 <= n, q <= 100000, 1 <= l <= r <= n, |a_i| <= 1000.""",
+Constraints: 1 <= n, q <= 100000, 1 <= l <= r <= n, |a_i| <= 1000.""",),
     efficient="""\
 import sys
 from itertools import accumulate

@@ -1,16 +1,16 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="record-days",
     title="Record days",
     difficulty="easy",
-    statement="""\
+    statements=("""\
 A day sets a record when its temperature is strictly higher than on every
 earlier day (the first day always does). Count the record days.
 
 Input: n, then the n temperatures.
 Output: the number of record days.
-Constraints: 1 <= n <= 100000, |t_i| <= 10^9.""",
+Constraints: 1 <= n <= 100000, |t_i| <= 10^9.""",),
     efficient="""\
 import sys
 
@@ -43,7 +43,7 @@ for t in map(int, data[1:1 + n]):
 print(records)
 """,
     # Rising temperatures with noise: many records, and the naive check scans far back.
-    generate=lambda rng, n: f"{n}\n" + " ".join(
+    generate=lambda rng, n, knobs: f"{n}\n" + " ".join(
         str(i * 3 + rng.randint(-5, 5)) for i in range(n)) + "\n",
     edge_cases=("6\n3 1 4 4 5 2\n", "1\n-2\n", "3\n5 5 5\n"),
 )

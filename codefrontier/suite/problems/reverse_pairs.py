@@ -1,16 +1,16 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="reverse-pairs",
     title="Important reverse pairs",
     difficulty="hard",
-    statement="""\
+    statements=("""\
 Count the pairs i < j with a_i > 2 * a_j.
 
 Input: n, then the n integers.
 Output: the number of such pairs.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",),
     efficient="""\
 import sys
 from bisect import bisect_right
@@ -64,6 +64,6 @@ data = sys.stdin.buffer.read().split()
 n = int(data[0])
 print(solve(list(map(int, data[1:1 + n])))[1])
 """,
-    generate=lambda rng, n: array_input(rng, n, -max(3, n), max(3, n)),
+    generate=lambda rng, n, knobs: array_input(rng, n, -max(3, n), max(3, n)),
     edge_cases=("5\n1 3 2 3 1\n", "1\n5\n", "5\n2 4 3 5 1\n", "2\n2 1\n"),
 )

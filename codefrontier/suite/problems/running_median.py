@@ -1,17 +1,17 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="running-median",
     title="Running median",
     difficulty="hard",
-    statement="""\
+    statements=("""\
 Numbers arrive one at a time. After each arrival print the median of all numbers
 so far: for an even count, the smaller of the two middle values.
 
 Input: n, then the n integers in arrival order.
 Output: n medians on one line.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",),
     efficient="""\
 import sys
 import heapq
@@ -61,6 +61,6 @@ for v in map(int, data[1:1 + n]):
     out.append(high[0] if len(low) == len(high) else -low[0])
 print(" ".join(map(str, out)))
 """,
-    generate=lambda rng, n: array_input(rng, n, -10**6, 10**6),
+    generate=lambda rng, n, knobs: array_input(rng, n, -10**6, 10**6),
     edge_cases=("5\n5 15 1 3 8\n", "1\n-4\n", "4\n2 2 1 1\n"),
 )

@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     # A chain 1 -> 2 -> ... -> n carries every shortest path; it is listed last edge
     # first, so a round of naive relaxation extends the known distances by one city.
     # Backward roads and costly forward shortcuts are interleaved at random: a
@@ -22,18 +22,18 @@ def generate(rng, n):
     return f"{n} {len(edges)}\n" + "\n".join(edges) + "\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="shortest-paths",
     title="Shortest paths from the capital",
     difficulty="hard",
-    statement="""\
+    statements=("""\
 A directed graph has n cities and m roads; road i goes from u_i to v_i and takes
 w_i minutes. Print the shortest travel time from city 1 to every city, or -1
 for cities that cannot be reached.
 
 Input: n and m; then m lines "u v w".
 Output: n integers on one line.
-Constraints: 1 <= n <= 50000, 0 <= m <= 100000, 1 <= w <= 100.""",
+Constraints: 1 <= n <= 50000, 0 <= m <= 100000, 1 <= w <= 100.""",),
     efficient="""\
 import sys
 import heapq

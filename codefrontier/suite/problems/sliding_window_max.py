@@ -1,23 +1,23 @@
 from codefrontier.suite.gen import ints, line
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     k = max(1, n // 2)
     return f"{n} {k}\n{line(ints(rng, n, 0, 10**6))}\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="sliding-window-max",
     title="Sliding window maximum",
     difficulty="medium",
-    statement="""\
+    statements=("""\
 Print the maximum of every window of k consecutive elements of an array, from
 left to right (n - k + 1 values).
 
 Input: n and k; then the n integers.
 Output: the n - k + 1 maxima on one line.
-Constraints: 1 <= k <= n <= 100000, 0 <= a_i <= 10^6.""",
+Constraints: 1 <= k <= n <= 100000, 0 <= a_i <= 10^6.""",),
     efficient="""\
 import sys
 from collections import deque

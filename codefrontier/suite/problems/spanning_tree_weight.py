@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     n = max(n, 2)
     edges = [(rng.randint(1, i - 1), i) for i in range(2, n + 1)]  # connected
     edges += [(rng.randint(1, n), rng.randint(1, n)) for _ in range(n // 2)]
@@ -10,18 +10,18 @@ def generate(rng, n):
     return f"{n} {len(edges)}\n" + "".join(f"{a} {b} {rng.randint(1, top)}\n" for a, b in edges)
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="spanning-tree-weight",
     title="Cheapest network",
     difficulty="hard",
-    statement="""\
+    statements=("""\
 n towns and m possible cables "u v w" (cost w, either direction; loops and
 repeated pairs may occur). The cables can connect all towns. Print the least
 total cost that connects every town.
 
 Input: n and m; then m lines "u v w".
 Output: the least cost.
-Constraints: 2 <= n <= 100000, n - 1 <= m <= 200000, 1 <= w <= 1000.""",
+Constraints: 2 <= n <= 100000, n - 1 <= m <= 200000, 1 <= w <= 1000.""",),
     efficient="""\
 import sys
 

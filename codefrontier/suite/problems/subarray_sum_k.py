@@ -1,17 +1,17 @@
 from codefrontier.suite.gen import ints
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="subarray-sum-k",
     title="Subarrays summing to k",
     difficulty="medium",
     kind="call",
-    func_name="subarraySum",
+    func_names=("subarraySum",),
     starter_code="class Solution:\n    def subarraySum(self, nums: List[int], k: int) -> int:\n        ",
-    statement="""\
+    statements=("""\
 Return the number of non-empty contiguous subarrays of nums whose sum is k.
 
-Constraints: 1 <= len(nums) <= 10^5, -1000 <= nums[i] <= 1000, |k| <= 10^7.""",
+Constraints: 1 <= len(nums) <= 10^5, -1000 <= nums[i] <= 1000, |k| <= 10^7.""",),
     efficient="""\
 class Solution:
     def subarraySum(self, nums: List[int], k: int) -> int:
@@ -46,6 +46,6 @@ class Solution:
             seen[total] = seen.get(total, 0) + 1
         return count
 """,
-    generate=lambda rng, n: (ints(rng, n, -10, 10), rng.randint(-5, 5)),
+    generate=lambda rng, n, knobs: (ints(rng, n, -10, 10), rng.randint(-5, 5)),
     edge_cases=(([1, 1, 1], 2), ([1, 2, 3], 3), ([0, 0], 0), ([5], 5)),
 )

@@ -1,18 +1,18 @@
 from codefrontier.suite.gen import ints
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="sum-subarray-minimums",
     title="Sum of subarray minimums",
     difficulty="hard",
     kind="call",
-    func_name="sumSubarrayMins",
+    func_names=("sumSubarrayMins",),
     starter_code="class Solution:\n    def sumSubarrayMins(self, arr: List[int]) -> int:\n        ",
-    statement="""\
+    statements=("""\
 Return the sum of min(b) over every contiguous subarray b of arr, modulo
 10^9 + 7.
 
-Constraints: 1 <= len(arr) <= 10^5, 1 <= arr[i] <= 3 * 10^4.""",
+Constraints: 1 <= len(arr) <= 10^5, 1 <= arr[i] <= 3 * 10^4.""",),
     efficient="""\
 class Solution:
     def sumSubarrayMins(self, arr: List[int]) -> int:
@@ -65,6 +65,6 @@ class Solution:
         return sum(arr[i] * left[i] * right[i] for i in range(n)) % mod
 """,
     # Few distinct values (ties are where the buggy variant goes wrong), more as n grows.
-    generate=lambda rng, n: (ints(rng, n, 1, min(30000, max(3, n // 4))),),
+    generate=lambda rng, n, knobs: (ints(rng, n, 1, min(30000, max(3, n // 4))),),
     edge_cases=(([3, 1, 2, 4],), ([11, 81, 94, 43, 3],), ([2, 2, 2],)),
 )

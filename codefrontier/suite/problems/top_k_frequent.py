@@ -1,26 +1,26 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     n = max(n, 1)
     nums = [rng.randint(0, max(1, n // 3)) for _ in range(n)]
     return (nums, max(1, len(set(nums)) // 2))
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="top-k-frequent",
     title="Top k frequent values",
     difficulty="medium",
     kind="call",
-    func_name="topKFrequent",
+    func_names=("topKFrequent",),
     starter_code=("class Solution:\n    def topKFrequent(self, nums: List[int], k: int)"
                   " -> List[int]:\n        "),
-    statement="""\
+    statements=("""\
 Return the k values that occur most often in nums, most frequent first; values
 that occur equally often are ordered from smallest to largest.
 
 Constraints: 1 <= len(nums) <= 10^5, 0 <= nums[i] <= 10^5, 1 <= k <= the number
-of distinct values.""",
+of distinct values.""",),
     efficient="""\
 class Solution:
     def topKFrequent(self, nums: List[int], k: int) -> List[int]:

@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     n = max(n, 1)
     order = list(range(1, n + 1))
     rng.shuffle(order)
@@ -16,18 +16,18 @@ def generate(rng, n):
     return f"{n} {len(rows)}\n" + "".join(row + "\n" for row in rows)
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="topological-order",
     title="Smallest course order",
     difficulty="medium",
-    statement="""\
+    statements=("""\
 n courses are numbered 1..n; a line "u v" says course u must come before
 course v. The prerequisites have no cycle. Print the order of all courses that
 respects them and is lexicographically smallest.
 
 Input: n and m; then m lines "u v".
 Output: n course numbers on one line.
-Constraints: 1 <= n <= 100000, 0 <= m <= 100000.""",
+Constraints: 1 <= n <= 100000, 0 <= m <= 100000.""",),
     efficient="""\
 import sys
 import heapq

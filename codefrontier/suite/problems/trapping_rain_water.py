@@ -1,18 +1,18 @@
 from codefrontier.suite.gen import ints
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="trapping-rain-water",
     title="Trapping rain water",
     difficulty="medium",
     kind="call",
-    func_name="trap",
+    func_names=("trap",),
     starter_code="class Solution:\n    def trap(self, height: List[int]) -> int:\n        ",
-    statement="""\
+    statements=("""\
 height[i] is the height of a bar of width 1. Return how many units of water the
 bars hold after rain.
 
-Constraints: 1 <= len(height) <= 10^5, 0 <= height[i] <= 10^5.""",
+Constraints: 1 <= len(height) <= 10^5, 0 <= height[i] <= 10^5.""",),
     efficient="""\
 class Solution:
     def trap(self, height: List[int]) -> int:
@@ -47,6 +47,6 @@ class Solution:
             water += peak - h
         return water
 """,
-    generate=lambda rng, n: (ints(rng, n, 0, 1000),),
+    generate=lambda rng, n, knobs: (ints(rng, n, 0, 1000),),
     edge_cases=(([0, 1, 0, 2, 1, 0, 1, 3, 2, 1, 2, 1],), ([4, 2, 0, 3, 2, 5],), ([1],)),
 )

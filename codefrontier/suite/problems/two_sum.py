@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     # Every value is 0 mod 4 except the two that form the answer (1 mod 4), so the
     # pair is unique: no other pair sums to 2 mod 4.
     n = max(n, 2)
@@ -11,44 +11,62 @@ def generate(rng, n):
     return (nums, nums[i] + nums[j])
 
 
-PROBLEM = SuiteProblem(
+def knobs(rng):
+    # indices counted from 0 or from 1 (an I/O detail the program must follow)
+    return {"base": rng.choice((0, 1))}
+
+
+FAMILY = Family(
     slug="two-sum",
     title="Two sum",
     difficulty="easy",
     kind="call",
-    func_name="twoSum",
-    starter_code="class Solution:\n    def twoSum(self, nums: List[int], target: int) -> List[int]:\n        ",
-    statement="""\
+    knobs=knobs,
+    func_names=("twoSum", "pairIndices", "findPair", "indicesOfSum"),
+    starter_code="class Solution:\n    def ${func}(self, nums: List[int], target: int) -> List[int]:\n        ",
+    statements=(
+        """\
 Return the indices [i, j], i < j, of the only two elements of nums that add up
-to target. Exactly one such pair exists.
+to target. Exactly one such pair exists. Indices start at $base.
 
 Constraints: 2 <= len(nums) <= 10^5, |nums[i]| <= 10^5.""",
+        """\
+Exactly two entries of nums sum to target. Give their positions as a list
+[i, j] with i < j, counting positions from $base.
+
+Constraints: 2 <= len(nums) <= 10^5, |nums[i]| <= 10^5.""",
+        """\
+Find the unique pair of elements of nums whose sum equals target and return
+their indices, smaller index first. The first element has index $base.
+
+Constraints: 2 <= len(nums) <= 10^5, |nums[i]| <= 10^5.""",
+    ),
     efficient="""\
 class Solution:
-    def twoSum(self, nums: List[int], target: int) -> List[int]:
+    def ${func}(self, nums: List[int], target: int) -> List[int]:
         where = {}
         for j, x in enumerate(nums):
             if target - x in where:
-                return [where[target - x], j]
+                return [where[target - x] + $base, j + $base]
             where[x] = j
         return []
 """,
     slow="""\
 class Solution:
-    def twoSum(self, nums: List[int], target: int) -> List[int]:
+    def ${func}(self, nums: List[int], target: int) -> List[int]:
         for i in range(len(nums)):
             for j in range(i + 1, len(nums)):
                 if nums[i] + nums[j] == target:
-                    return [i, j]
+                    return [i + $base, j + $base]
         return []
 """,
     buggy="""\
 class Solution:
-    def twoSum(self, nums: List[int], target: int) -> List[int]:
+    def ${func}(self, nums: List[int], target: int) -> List[int]:
         where = {x: i for i, x in enumerate(nums)}
         for i, x in enumerate(nums):
             if target - x in where:
-                return sorted([i, where[target - x]])
+                return sorted([i + $base, where[target - x] + $base])
         return []
 """,
     generate=generate,

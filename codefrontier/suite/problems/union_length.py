@@ -1,7 +1,7 @@
-from codefrontier.suite.spec import SuiteProblem
+from codefrontier.suite.spec import Family
 
 
-def generate(rng, n):
+def generate(rng, n, knobs):
     span = 1000 * n  # coordinates grow with n, so small tests stay small
     rows = []
     for _ in range(n):
@@ -10,17 +10,17 @@ def generate(rng, n):
     return f"{n}\n" + "\n".join(rows) + "\n"
 
 
-PROBLEM = SuiteProblem(
+FAMILY = Family(
     slug="union-length",
     title="Length of a union of segments",
     difficulty="medium",
-    statement="""\
+    statements=("""\
 n segments [l_i, r_i] lie on a line. Print the total length covered by at least
 one of them.
 
 Input: n, then n lines "l r".
 Output: the covered length.
-Constraints: 1 <= n <= 100000, 0 <= l_i <= r_i <= 2*10^9.""",
+Constraints: 1 <= n <= 100000, 0 <= l_i <= r_i <= 2*10^9.""",),
     efficient="""\
 import sys
 
