@@ -64,6 +64,16 @@ class Checkpoint:
     def alpha(self) -> float | None:
         return float(self.name[1:]) if self.kind == "merge" else None
 
+    def alpha_on_curve(self, endpoints: tuple[str, str] | None) -> float | None:
+        """Its α on the merge curve: a merge's own, 0 for the low RL endpoint and 1 for
+        the high one (θ_0 = θ_low and θ_1 = θ_high, so no merge is made for them)."""
+        if self.kind == "merge":
+            return self.alpha
+        if self.kind == "rl" and endpoints:
+            low, high = endpoints
+            return {f"rl-{low}": 0.0, f"rl-{high}": 1.0}.get(self.name)
+        return None
+
     @classmethod
     def from_verdicts_path(cls, path: str | os.PathLike) -> Checkpoint:
         path = Path(path)
@@ -135,24 +145,25 @@ def frontier_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLik
             if not chosen:
                 continue
             low_high = (endpoints or {}).get(ckpt.model)
-            rows.append(_row(ckpt, level, chosen, tokens,
-                             f"{low_high[0]}->{low_high[1]}" if low_high else None))
+            rows.append(_row(ckpt, level, chosen, tokens, low_high))
     return rows
 
 
 def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], tokens: dict,
-         merge_reward: str | None) -> dict:
+         low_high: tuple[str, str] | None) -> dict:
     outcomes = Counter(v["outcome"] for v in verdicts)
     causes = Counter(v["format_error_cause"] for v in verdicts if v["outcome"] == "format_error")
     per_problem = problem_counts(verdicts)
     used = [tokens[(v["problem_id"], v["sample_id"])] for v in verdicts
             if (v["problem_id"], v["sample_id"]) in tokens]
     total = len(verdicts)
+    merge_reward = f"{low_high[0]}->{low_high[1]}" if low_high else None
     reward = ckpt.name.removeprefix("rl-") if ckpt.kind == "rl" else \
         merge_reward if ckpt.kind == "merge" else None
     return {
         "model": ckpt.model, "setting": ckpt.setting, "checkpoint": ckpt.name,
-        "kind": ckpt.kind, "reward": reward, "alpha": ckpt.alpha, "difficulty": level,
+        "kind": ckpt.kind, "reward": reward, "alpha": ckpt.alpha_on_curve(low_high),
+        "difficulty": level,
         "problems": len(per_problem), "samples": total,
         **{f"rate_{o}": outcomes[o] / total for o in OUTCOMES},
         **{f"se_{o}": cluster_standard_error(outcome_counts(verdicts, o)) for o in OUTCOMES},
@@ -163,8 +174,11 @@ def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], tokens: dict,
 
 
 def pools_for(names: list[str], low: str | None, high: str | None) -> dict[str, list[str]]:
-    """The pools compared at equal budget (each present only when it has members)."""
+    """The pools compared at equal budget (each present only when it has members); the
+    RL endpoints are the α curve's points at 0 and 1."""
     alphas = {n: float(n[1:]) for n in names if _is_alpha(n)}
+    if low and high and {f"rl-{low}", f"rl-{high}"} <= set(names):
+        alphas |= {f"rl-{low}": 0.0, f"rl-{high}": 1.0}
     pools = {f"single:{n}": [n] for n in names}
     inside = sorted((n for n, a in alphas.items() if 0 <= a <= 1), key=alphas.get)
     everything = sorted(alphas, key=alphas.get)

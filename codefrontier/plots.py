@@ -235,9 +235,10 @@ def frontier_chart(frontier: pd.DataFrame):
 
 
 def outcome_rates_by_alpha(frontier: pd.DataFrame) -> pd.DataFrame:
-    """One row per merged checkpoint × outcome: rate, se and the ± 1 SE band."""
+    """One row per checkpoint on an α curve (the merges, and the RL endpoints at α = 0 and
+    α = 1) × outcome: rate, se and the ± 1 SE band."""
     data = with_standard_errors(frontier[(frontier["difficulty"] == "all")
-                                         & (frontier["kind"] == "merge")])
+                                         & frontier["alpha"].notna()])
     parts = []
     for rate, label in OUTCOME_LABELS.items():
         se = f"se_{rate.removeprefix('rate_')}"
@@ -253,7 +254,7 @@ def alpha_axis_values(alphas: pd.Series) -> list[float]:
 
 
 def outcome_mix_chart(frontier: pd.DataFrame):
-    """The four outcome rates against α for the merged checkpoints, with ± 1 SE bands; each
+    """The four outcome rates against α along the merge curve, with ± 1 SE bands; each
     outcome has its own dash and point shape, so coinciding rates stay visible."""
     import altair as alt
 

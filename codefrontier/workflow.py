@@ -26,11 +26,13 @@ def format_alpha(alpha: float) -> str:
 
 
 def checkpoint_names(model_config: dict) -> list[str]:
-    """sft, rl-<reward> per reward, a<alpha> per α: the checkpoints evaluated."""
+    """sft, rl-<reward> per reward, a<alpha> per α: the checkpoints evaluated. α = 0 and
+    α = 1 are the RL endpoints themselves (θ_0 = θ_low, θ_1 = θ_high): no merge is made
+    for them, and their frontier rows are the endpoints' rows, with α 0 and 1."""
     names = ["sft"] + [f"rl-{r}" for r in model_config["rl"]["rewards"]]
     merge = model_config.get("merge")
     if merge:
-        names += [f"a{format_alpha(a)}" for a in merge["alphas"]]
+        names += [f"a{format_alpha(a)}" for a in merge["alphas"] if a not in (0, 1)]
     return names
 
 

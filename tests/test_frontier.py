@@ -52,12 +52,21 @@ def test_rows_per_difficulty_and_all(tmp_path, problems):
     assert set(rows) == {"easy", "hard", "all"}
     everything = rows["all"]
     assert (everything["kind"], everything["alpha"], everything["reward"]) == ("merge", 1.5, "k2->kinf")
+
     assert everything["rate_correct"] == 0.5 and everything["rate_format_error"] == 0.125
     assert everything["format_truncated_rate"] == 0.125
     assert everything["pass_at_1"] == pytest.approx(0.5)
     assert everything["mean_completion_tokens"] == pytest.approx(25.0)
     assert rows["easy"]["rate_optimization_failure"] == 0.25 and rows["easy"]["problems"] == 1
 
+
+def test_the_rl_endpoints_are_the_alpha_curve_at_0_and_1(tmp_path, problems):
+    outcomes = {"p-easy": ["correct"], "p-hard": ["correct"]}
+    low, high, other = (write_checkpoint(tmp_path, name, outcomes)
+                        for name in ("rl-k2", "rl-kinf", "rl-k3"))
+    rows = frontier_rows([low, high, other], problems, {"m": ("k2", "kinf")})
+    alphas = {r["checkpoint"]: r["alpha"] for r in rows if r["difficulty"] == "all"}
+    assert alphas == {"rl-k2": 0.0, "rl-kinf": 1.0, "rl-k3": None}
 
 def test_pools_and_solve_sets(tmp_path):
     def ckpt(name, easy, hard):
@@ -69,14 +78,20 @@ def test_pools_and_solve_sets(tmp_path):
                    ckpt("a2", fail, ["correct", *fail[:3]])]
     assert pools_for(["a0.5", "a2", "rl-k2", "rl-kinf", "sft"], "k2", "kinf") == {
         "single:a0.5": ["a0.5"], "single:a2": ["a2"], "single:rl-k2": ["rl-k2"],
-        "single:rl-kinf": ["rl-kinf"], "single:sft": ["sft"], "interpolation": ["a0.5"],
-        "interpolation+extrapolation": ["a0.5", "a2"], "rl-endpoints": ["rl-k2", "rl-kinf"]}
+        "single:rl-kinf": ["rl-kinf"], "single:sft": ["sft"],
+        "interpolation": ["rl-k2", "a0.5", "rl-kinf"],  # the endpoints are α = 0 and α = 1
+        "interpolation+extrapolation": ["rl-k2", "a0.5", "rl-kinf", "a2"],
+        "rl-endpoints": ["rl-k2", "rl-kinf"]}
     rows = ensemble_rows(checkpoints, {"m": ("k2", "kinf")})
     by = {(r["pool"], r["k"]): r for r in rows}
     assert [r["k"] for r in rows if r["pool"] == "single:sft"] == [1, 2, 4]
     assert by[("single:sft", 1)]["pass_at_k"] == pytest.approx(0.5)
     assert by[("best-single", 1)]["members"] == ["sft"]
-    assert by[("interpolation+extrapolation", 2)]["pass_at_k"] == pytest.approx((0.25 + 0.25) / 2)
+    # k = 2 over 4 members: two of them, chosen at random, draw one sample each
+    easy_miss = (1 / 2 * 3 / 4 + 1 / 2 + 1 / 2 + 3 / 4 + 3 / 4 + 1) / 6
+    hard_miss = (3 * 3 / 4 + 3) / 6
+    assert by[("interpolation+extrapolation", 2)]["pass_at_k"] == pytest.approx(
+        (1 - easy_miss + 1 - hard_miss) / 2)
     assert by[("interpolation+extrapolation", 1)]["solved_beyond_best"] == ["p-hard"]
     only = by[("only-extrapolated", None)]
     assert only["solved"] == ["p-hard"] and only["members"] == ["a2"]

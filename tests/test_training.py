@@ -105,6 +105,7 @@ def test_judge_reward_scores_and_logs_the_verdict_mix(judge, tmp_path):
                                log_metric=lambda k, v, m=metrics: m.__setitem__(k, v))
         entry = json.loads(log_path.read_text())
         assert entry["samples"] == 5 and metrics["outcome/format_error"] == pytest.approx(0.4)
+        assert entry["groups/zero_variance_share"] == 0.0  # one group: its rewards differ
     assert rewards["k3"] == [1.0, 1.0, 0.0, 0.0, 0.0]  # the slow program passes below 10^3
     assert rewards["kinf"] == [1.0, 0.0, 0.0, 0.0, 0.0]
     assert entry["outcome/optimization_failure"] == pytest.approx(0.2)
@@ -245,6 +246,38 @@ def test_grpo_steps_judge_completions_and_write_a_checkpoint(sft_model, data, tm
     provenance = json.loads((out / "provenance.json").read_text())
     assert provenance["kind"] == "rl" and provenance["reward"] == "k3"
     assert provenance["inputs"][0]["sha256"] and provenance["model"] == str(sft_model)
+
+
+def weights(folder) -> dict:
+    from safetensors.torch import load_file
+
+    return load_file(str(folder / "model.safetensors"))
+
+
+@pytest.mark.slow
+def test_grpo_with_a_reward_that_varies_changes_the_weights(sft_model, data, tmp_path):
+    """A rigged reward (1 for an even number of characters) gives every group variance:
+    two steps must move the policy. A dead RL path would leave the SFT weights."""
+    from codefrontier.train.grpo import run_grpo
+
+    def even_length(completions, **_):
+        return [float(len(json.dumps(c)) % 2 == 0) for c in completions]
+
+    out = run_grpo(str(sft_model), data / "train.parquet", "rigged", tmp_path / "rl",
+                   {"max_steps": 2, "num_generations": 4, "per_device_train_batch_size": 8,
+                    "max_completion_length": 24, "learning_rate": 1e-3},
+                   judge_workers=1, reward_function=even_length)
+    before, after = weights(sft_model), weights(out)
+    assert before.keys() == after.keys()
+    assert any(not before[name].equal(after[name]) for name in before)
+
+
+def test_zero_variance_share_counts_groups_whose_rewards_all_agree():
+    from codefrontier.train.grpo import zero_variance_share
+
+    rewards = [1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]
+    problems = ["a", "a", "b", "b", "c", "c", "d", "d"]
+    assert zero_variance_share(rewards, problems) == 0.75
 
 
 @pytest.mark.slow

@@ -87,16 +87,17 @@ class JudgeReward:
         results = self.pool.judge(self.problems, samples, all_tests=self._all_tests)
         rewards = [0.0 if r.outcome == "format_error" else self._score(r.verdicts, r.input_lens)
                    for r in results]
-        self._record(results, rewards, trainer_state, log_metric)
+        self._record(results, rewards, list(problem_id), trainer_state, log_metric)
         return rewards
 
-    def _record(self, results, rewards, trainer_state, log_metric) -> None:
+    def _record(self, results, rewards, problem_ids, trainer_state, log_metric) -> None:
         self.calls += 1
         outcomes = Counter(r.outcome for r in results)
         failing = [r.verdicts[r.first_failure] for r in results if r.first_failure is not None]
         mix = {f"outcome/{name}": outcomes[name] / len(results) for name in OUTCOMES}
         mix["verdict/tle_mle_share_of_failures"] = (
             sum(v in ("TLE", "MLE") for v in failing) / len(failing) if failing else 0.0)
+        mix["groups/zero_variance_share"] = zero_variance_share(rewards, problem_ids)
         if log_metric is not None:
             for name, value in mix.items():
                 log_metric(name, value)
@@ -106,6 +107,15 @@ class JudgeReward:
                      "mean_reward": sum(rewards) / len(rewards), "samples": len(results), **mix}
             with self.log_path.open("a") as handle:
                 handle.write(json.dumps(entry) + "\n")
+
+
+def zero_variance_share(rewards: list[float], problem_ids: list[str]) -> float:
+    """The share of prompt groups (completions of one problem) whose rewards are all equal:
+    GRPO's advantage is zero there, so they teach nothing."""
+    groups: dict[str, set[float]] = {}
+    for reward, pid in zip(rewards, problem_ids, strict=True):
+        groups.setdefault(pid, set()).add(reward)
+    return sum(len(values) == 1 for values in groups.values()) / len(groups) if groups else 0.0
 
 
 def _text(completion) -> str:
@@ -124,9 +134,10 @@ def prompt_dataset(problems: list[Problem]):
 
 def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str | os.PathLike,
              overrides: dict | None = None, work_dir: str | os.PathLike | None = None,
-             judge_workers: int | None = None) -> Path:
+             judge_workers: int | None = None, reward_function=None) -> Path:
     """Train `model` with GRPO on the problems under `reward`; the result is a
-    save_pretrained folder."""
+    save_pretrained folder. `reward_function` replaces the judge's reward by any TRL
+    reward function (its result is still named `reward` in the provenance)."""
     out = Path(out)
     work = work_dir_for(out, work_dir)
     problems = list(load_problems(problems_path))
@@ -138,8 +149,9 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
 
         config = trainer_config(GRPOConfig, DEFAULTS, overrides or {}, work)
         work.mkdir(parents=True, exist_ok=True)
-        reward_function = JudgeReward(reward, {p.problem_id: p for p in problems}, pool,
-                                      config.max_completion_length, work / REWARD_LOG)
+        if reward_function is None:
+            reward_function = JudgeReward(reward, {p.problem_id: p for p in problems}, pool,
+                                          config.max_completion_length, work / REWARD_LOG)
         trainer = GRPOTrainer(model=model, reward_funcs=[reward_function], args=config,
                               train_dataset=prompt_dataset(problems),
                               processing_class=load_tokenizer(model))
