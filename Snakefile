@@ -42,9 +42,14 @@ include: "rules/evaluate.smk"
 include: "rules/aggregate.smk"
 
 
+onsuccess:
+    wf.print_warnings("results/claims.md")
+
+
 rule all:
     default_target: True
     input:
         "results/frontier.parquet",
         "results/ensemble.parquet",
+        "results/claims.md",
         expand("results/plots/{chart}.png", chart=["frontier", "outcome_mix", "pass_at_k"]),

@@ -227,7 +227,8 @@ def _frontier(args: argparse.Namespace) -> int:
 
 
 def _ensemble(args: argparse.Namespace) -> int:
-    from codefrontier.frontier import ENSEMBLE_SCHEMA, Checkpoint, ensemble_rows
+    from codefrontier.ensemble import ENSEMBLE_SCHEMA, ensemble_rows
+    from codefrontier.frontier import Checkpoint
     from codefrontier.tables import write_records
 
     checkpoints = [Checkpoint.from_verdicts_path(p) for p in args.verdicts]
@@ -235,6 +236,29 @@ def _ensemble(args: argparse.Namespace) -> int:
     write_records(rows, args.out, schema=ENSEMBLE_SCHEMA,
                   metadata=_aggregate_metadata(args, "ensemble", []))
     print(f"{len(rows)} ensemble rows from {len(checkpoints)} checkpoints -> {args.out}")
+    return 0
+
+
+def _claims(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    import pandas as pd
+
+    from codefrontier.claims import check
+
+    delta_norms = {}
+    for folder in map(Path, args.merges):  # results/{model}/{setting}/merge/a{alpha}
+        record = json.loads((folder / "provenance.json").read_text())
+        delta_norms[(folder.parents[2].name, folder.parents[1].name, folder.name)] = \
+            record["delta_norm"]
+    report, warnings = check(pd.read_parquet(args.frontier), pd.read_parquet(args.ensemble),
+                             delta_norms)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(report)
+    print(report)
+    for warning in warnings:
+        print(f"WARNING: {warning}", file=sys.stderr)
     return 0
 
 
@@ -392,6 +416,17 @@ def build_parser() -> argparse.ArgumentParser:
     ensemble = commands.add_parser("ensemble", parents=[aggregate],
                                    help="pass@k of checkpoints and pools at equal budget")
     ensemble.set_defaults(handler=_ensemble)
+    claims = commands.add_parser(
+        "claims", help="check the headline claims (endpoint separation, interpolation trend, "
+                       "extrapolation, reach, ensembles) on a run's tables",
+        description="Writes a Markdown report; claims that do not hold are reported with "
+                    "their figures. Warns when the RL endpoints are indistinguishable.")
+    claims.add_argument("--frontier", required=True)
+    claims.add_argument("--ensemble", required=True)
+    claims.add_argument("--merges", nargs="*", default=[], metavar="FOLDER",
+                        help="merged checkpoint folders (their provenance gives ‖θ_high − θ_low‖)")
+    claims.add_argument("--out", required=True, help="the report (.md)")
+    claims.set_defaults(handler=_claims)
     plots = commands.add_parser("plots", help="Altair charts (.html and .png)")
     plots.add_argument("--frontier", required=True)
     plots.add_argument("--ensemble", required=True)

@@ -1,8 +1,8 @@
-"""Aggregating verdicts into the frontier and ensemble tables.
+"""Aggregating verdicts into the frontier table: one row per checkpoint and difficulty.
 
 Inputs follow the workflow's layout, results/{model}/{setting}/{ckpt}/ with
 samples.parquet and verdicts.parquet, where ckpt is `sft`, `rl-{reward}` or
-`a{alpha}`. Schemas: FRONTIER_SCHEMA and ENSEMBLE_SCHEMA (docs/results.md).
+`a{alpha}`. Schema: FRONTIER_SCHEMA (docs/results.md).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from codefrontier.metrics import mean_pooled_pass_at_k, most_draws_per_member
 from codefrontier.problems import load_problems
 from codefrontier.tables import read_records
 
@@ -37,16 +36,6 @@ FRONTIER_SCHEMA = pa.schema([
     ("mean_completion_tokens", pa.float64()),
     *[(f"format_{c}_rate", pa.float64()) for c in FORMAT_CAUSES],  # share of all samples
 ])
-
-ENSEMBLE_SCHEMA = pa.schema([
-    ("model", pa.string()), ("setting", pa.string()),
-    ("pool", pa.string()),            # single:<ckpt> | best-single | interpolation | ...
-    ("members", pa.list_(pa.string())),
-    ("k", pa.int64()), ("pass_at_k", pa.float64()), ("problems", pa.int64()),
-    ("solved", pa.list_(pa.string())),            # problems with a correct sample in the pool
-    ("solved_beyond_best", pa.list_(pa.string())),  # ... that the best single one misses
-])
-
 
 @dataclass(frozen=True)
 class Checkpoint:
@@ -78,13 +67,13 @@ class Checkpoint:
     def from_verdicts_path(cls, path: str | os.PathLike) -> Checkpoint:
         path = Path(path)
         ckpt, setting, model = path.parent.name, path.parent.parent.name, path.parents[2].name
-        if not (ckpt == "sft" or ckpt.startswith("rl-") or _is_alpha(ckpt)):
+        if not (ckpt == "sft" or ckpt.startswith("rl-") or is_alpha(ckpt)):
             raise ValueError(f"{path}: expected results/<model>/<setting>/<sft|rl-R|aA>/"
                              f"verdicts.parquet")
         return cls(model, setting, ckpt, path, path.with_name("samples.parquet"))
 
 
-def _is_alpha(name: str) -> bool:
+def is_alpha(name: str) -> bool:
     try:
         return name.startswith("a") and math.isfinite(float(name[1:]))
     except ValueError:
@@ -171,74 +160,3 @@ def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], tokens: dict,
         "mean_completion_tokens": sum(used) / len(used) if used else float("nan"),
         **{f"format_{c}_rate": causes[c] / total for c in FORMAT_CAUSES},
     }
-
-
-def pools_for(names: list[str], low: str | None, high: str | None) -> dict[str, list[str]]:
-    """The pools compared at equal budget (each present only when it has members); the
-    RL endpoints are the α curve's points at 0 and 1."""
-    alphas = {n: float(n[1:]) for n in names if _is_alpha(n)}
-    if low and high and {f"rl-{low}", f"rl-{high}"} <= set(names):
-        alphas |= {f"rl-{low}": 0.0, f"rl-{high}": 1.0}
-    pools = {f"single:{n}": [n] for n in names}
-    inside = sorted((n for n, a in alphas.items() if 0 <= a <= 1), key=alphas.get)
-    everything = sorted(alphas, key=alphas.get)
-    if inside:
-        pools["interpolation"] = inside
-    if len(everything) > len(inside):
-        pools["interpolation+extrapolation"] = everything
-    endpoints = [f"rl-{r}" for r in (low, high) if r and f"rl-{r}" in names]
-    if len(endpoints) == 2:
-        pools["rl-endpoints"] = endpoints
-    return pools
-
-
-def ensemble_rows(checkpoints: list[Checkpoint],
-                  endpoints: dict[str, tuple[str, str]] | None = None) -> list[dict]:
-    rows = []
-    groups: dict[tuple[str, str], dict[str, Checkpoint]] = defaultdict(dict)
-    for ckpt in checkpoints:
-        groups[(ckpt.model, ckpt.setting)][ckpt.name] = ckpt
-    for (model, setting), by_name in sorted(groups.items()):
-        counts = {name: correct_counts(ckpt) for name, ckpt in by_name.items()}
-        problems = sorted(set().union(*[c.keys() for c in counts.values()]))
-        n_min = min(n for c in counts.values() for n, _ in c.values())
-        pools = pools_for(sorted(by_name), *(endpoints or {}).get(model, (None, None)))
-        extrapolated = [n for n in by_name if _is_alpha(n) and not 0 <= float(n[1:]) <= 1]
-        solved = {name: {p for p, (_, c) in counts[name].items() if c > 0} for name in by_name}
-        for k in budgets(n_min):
-            singles = {name: mean_pooled_pass_at_k([[counts[name][p]] for p in problems], k)
-                       for name in by_name}
-            best = max(singles, key=lambda name: (singles[name], name))
-            for pool, members in {**pools, "best-single": [best]}.items():
-                usable = _budget_fits(members, k, counts)
-                value = mean_pooled_pass_at_k(
-                    [[counts[m][p] for m in members] for p in problems], k) if usable else None
-                pool_solved = set().union(*[solved[m] for m in members])
-                rows.append({"model": model, "setting": setting, "pool": pool,
-                             "members": members, "k": k, "pass_at_k": value,
-                             "problems": len(problems), "solved": sorted(pool_solved),
-                             "solved_beyond_best": sorted(pool_solved - solved[best])})
-        if extrapolated:
-            others = set().union(*[solved[n] for n in by_name if n not in extrapolated])
-            only = set().union(*[solved[n] for n in extrapolated]) - others
-            rows.append({"model": model, "setting": setting, "pool": "only-extrapolated",
-                         "members": sorted(extrapolated), "k": None, "pass_at_k": None,
-                         "problems": len(problems), "solved": sorted(only),
-                         "solved_beyond_best": []})
-    return rows
-
-
-def budgets(n: int) -> list[int]:
-    """1, 2, 4, ... up to n samples per problem, and n itself."""
-    ks, k = [], 1
-    while k < n:
-        ks.append(k)
-        k *= 2
-    return [*ks, n]
-
-
-def _budget_fits(members: list[str], k: int, counts: dict) -> bool:
-    """Whether every member can supply ⌈k/m⌉ samples on every problem: any of them may
-    be among those drawing the k mod m extra samples."""
-    most = most_draws_per_member(k, len(members))
-    return all(most <= min(n for n, _ in counts[m].values()) for m in members)

@@ -55,6 +55,23 @@ def checkpoint_folder(config: dict, model: str, setting: str, ckpt: str) -> str:
     return f"results/{model}/{setting}/merge/{ckpt}"
 
 
+def merge_folders(config: dict) -> list[str]:
+    """Every merged checkpoint folder of the grid."""
+    return [checkpoint_folder(config, model, setting, ckpt)
+            for model, model_config in config["models"].items()
+            for setting in config["settings"]
+            for ckpt in checkpoint_names(model_config) if ckpt.startswith("a")]
+
+
+def print_warnings(report: str) -> None:
+    """The warnings of a claims report, printed where the user sees them."""
+    path = Path(report)
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.startswith("**WARNING**"):
+                print(line.replace("**WARNING**", "WARNING:"))
+
+
 def verdict_files(config: dict) -> list[str]:
     return [f"results/{model}/{setting}/{ckpt}/verdicts.parquet"
             for model, model_config in config["models"].items()

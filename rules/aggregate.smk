@@ -60,3 +60,22 @@ rule plots:
     shell:
         "codefrontier plots --frontier {input.frontier} --ensemble {input.ensemble} "
         "--out-dir results/plots > {log} 2>&1"
+
+
+# Does this run show a frontier? The headline claims, checked on its own tables.
+rule claims:
+    input:
+        frontier="results/frontier.parquet",
+        ensemble="results/ensemble.parquet",
+        merges=wf.merge_folders(config),
+    output:
+        report("results/claims.md", caption="../docs/report/claims.rst", category="Frontier"),
+    conda:
+        "../envs/codefrontier.yaml"
+    log:
+        "results/logs/claims.log",
+    benchmark:
+        "results/benchmarks/claims.tsv"
+    shell:
+        "codefrontier claims --frontier {input.frontier} --ensemble {input.ensemble} "
+        "--merges {input.merges} --out {output} > {log} 2>&1"

@@ -6,7 +6,8 @@ import math
 import pytest
 from conftest import stdin_problem
 
-from codefrontier.frontier import Checkpoint, ensemble_rows, frontier_rows, pools_for
+from codefrontier.ensemble import ensemble_rows, pools_for
+from codefrontier.frontier import Checkpoint, frontier_rows
 from codefrontier.judge.files import VERDICTS_SCHEMA
 from codefrontier.problems import Test, save_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA
@@ -137,3 +138,30 @@ def test_standard_error_of_a_single_problem_is_nan(tmp_path, problems):
     rows = {r["difficulty"]: r for r in frontier_rows([ckpt], problems)}
     assert math.isnan(rows["easy"]["se_correct"])
     assert not math.isnan(rows["all"]["se_correct"])
+
+
+def test_bootstrap_interval_of_equal_differences_is_that_value():
+    import numpy as np
+
+    from codefrontier.ensemble import bootstrap_interval
+
+    assert bootstrap_interval(np.full(30, 0.25)) == pytest.approx((0.25, 0.25))
+    low, high = bootstrap_interval(np.array([0.0, 1.0] * 20))
+    assert low < 0.5 < high and high - low < 0.4
+
+
+def test_each_pool_reports_its_gain_over_the_best_single_checkpoint(tmp_path):
+    def ckpt(name, easy, hard):
+        return write_checkpoint(tmp_path, name, {"p-easy": easy, "p-hard": hard})
+
+    fail = ["correctness_failure"] * 2
+    checkpoints = [ckpt("rl-k2", ["correct", "correct"], fail),
+                   ckpt("rl-kinf", fail, ["correct", "correctness_failure"])]
+    rows = ensemble_rows(checkpoints, {"m": ("k2", "kinf")})
+    by = {(r["pool"], r["k"]): r for r in rows}
+    best = by[("best-single", 1)]  # rl-k2: 0.5, rl-kinf: 0.25
+    assert best["members"] == ["rl-k2"] and best["gain_over_best"] == 0.0
+    pool = by[("rl-endpoints", 1)]  # one draw from a random member
+    assert pool["pass_at_k"] == pytest.approx((0.5 + 0.25) / 2)
+    assert pool["gain_over_best"] == pytest.approx(pool["pass_at_k"] - best["pass_at_k"])
+    assert pool["gain_low"] <= pool["gain_over_best"] <= pool["gain_high"]

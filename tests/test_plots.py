@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 import vl_convert
 
-from codefrontier.frontier import ENSEMBLE_SCHEMA, FRONTIER_SCHEMA, OUTCOMES
+from codefrontier.ensemble import ENSEMBLE_SCHEMA
+from codefrontier.frontier import FRONTIER_SCHEMA, OUTCOMES
 from codefrontier.plots import (
     EXTRAPOLATED,
     INTERPOLATED,
@@ -55,7 +56,8 @@ def frontier_table():
 
 def ensemble_row(pool, members, k, value):
     row = {"model": "tiny", "setting": "reasoning", "pool": pool, "members": members, "k": k,
-           "pass_at_k": value, "problems": 15, "solved": ["p1"], "solved_beyond_best": []}
+           "pass_at_k": value, "problems": 15, "gain_over_best": 0.0, "gain_low": 0.0,
+           "gain_high": 0.0, "solved": ["p1"], "solved_beyond_best": []}
     assert list(row) == ENSEMBLE_SCHEMA.names
     return row
 

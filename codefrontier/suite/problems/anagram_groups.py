@@ -2,9 +2,10 @@ from codefrontier.suite.spec import Family
 
 
 def generate(rng, n, knobs):
-    # many groups (about n/3): the naive scan compares each word with every group so far
+    # many groups (about n/(k+1), so that groups of k words are common): the naive scan
+    # compares each word with every group so far
     roots = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 10)))
-             for _ in range(max(1, n // 3))]
+             for _ in range(max(1, n // (knobs["k"] + 1)))]
     words = []
     for _ in range(n):
         letters = list(rng.choice(roots))
@@ -13,23 +14,57 @@ def generate(rng, n, knobs):
     return f"{n}\n" + " ".join(words) + "\n"
 
 
+def knobs(rng):
+    # only groups of at least k words count (k = 1 counts every group)
+    return {"k": rng.randint(1, 5)}
+
+
+def edge_cases(knobs):
+    k = knobs["k"]
+    # k copies of "ab" and of "aab": two groups of exactly k words (one if letters are a set)
+    return ("6\neat tea tan ate nat bat\n", "1\na\n",
+            f"{2 * k}\n" + " ".join(["ab", "aab"] * k) + "\n")
+
+
 FAMILY = Family(
     slug="anagram-groups",
     title="Anagram groups",
     difficulty="easy",
-    statements=("""\
+    knobs=knobs,
+    statements=(
+        """\
 Two words are in the same group when one is an anagram of the other (the same
-letters, each the same number of times). How many groups do n words form?
+letters, each the same number of times). How many groups of at least $k words
+do n words form?
 
 Input: n, then the n words (lowercase letters), separated by spaces.
-Output: the number of groups.
-Constraints: 1 <= n <= 100000, words have 1 to 10 letters.""",),
+Output: the number of groups with at least $k words.
+Constraints: 1 <= n <= 100000, words have 1 to 10 letters.""",
+        """\
+You are given n lowercase words. Put words that are anagrams of each other (they
+use exactly the same multiset of letters) into one group. Count the groups that
+contain $k or more words.
+
+Input: the first line holds n; the second line holds the n words, separated by spaces.
+Output: one number, the count of such groups.
+Constraints: 1 <= n <= 100000, words have 1 to 10 letters.""",
+        """\
+Count the anagram groups of size at least $k among n words. A group collects all
+the words that are rearrangements of one another (same letters with the same
+multiplicities); a word's group has at least one member, the word itself.
+
+Input: n, then the n words (lowercase letters), separated by spaces.
+Output: the number of groups holding at least $k words.
+Constraints: 1 <= n <= 100000, words have 1 to 10 letters.""",
+    ),
     efficient="""\
 import sys
+from collections import Counter
 
 data = sys.stdin.read().split()
 n = int(data[0])
-print(len({"".join(sorted(w)) for w in data[1:1 + n]}))
+groups = Counter("".join(sorted(w)) for w in data[1:1 + n])
+print(sum(1 for c in groups.values() if c >= $k))
 """,
     slow="""\
 n = int(input())
@@ -38,15 +73,17 @@ representatives = []
 for w in words:
     if not any(sorted(w) == sorted(r) for r in representatives):
         representatives.append(w)
-print(len(representatives))
+print(sum(1 for r in representatives if sum(sorted(w) == sorted(r) for w in words) >= $k))
 """,
     buggy="""\
 import sys
+from collections import Counter
 
 data = sys.stdin.read().split()
 n = int(data[0])
-print(len({frozenset(w) for w in data[1:1 + n]}))
+groups = Counter(frozenset(w) for w in data[1:1 + n])
+print(sum(1 for c in groups.values() if c >= $k))
 """,
     generate=generate,
-    edge_cases=("6\neat tea tan ate nat bat\n", "1\na\n", "3\nab aab ba\n"),
+    edge_cases=edge_cases,
 )

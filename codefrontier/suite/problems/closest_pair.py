@@ -10,25 +10,50 @@ def generate(rng, n, knobs):
     return f"{len(points)}\n" + "".join(f"{x} {y}\n" for x, y in sorted(points, key=lambda p: rng.random()))
 
 
+def knobs(rng):
+    # the weight of the vertical term of the distance: dx^2 + w * dy^2
+    return {"w": rng.randint(2, 12)}
+
+
 FAMILY = Family(
     slug="closest-pair",
     title="Closest pair of points",
     difficulty="hard",
-    statements=("""\
-Given n distinct points with integer coordinates, print the smallest squared
-Euclidean distance between two of them.
+    knobs=knobs,
+    statements=(
+        """\
+Given n distinct points with integer coordinates, print the smallest distance
+between two of them, where the distance between (x1, y1) and (x2, y2) is
+(x1 - x2)^2 + $w * (y1 - y2)^2.
 
 Input: n, then n lines "x y".
-Output: the smallest squared distance.
-Constraints: 2 <= n <= 100000, 0 <= x, y <= 10^9.""",),
+Output: the smallest distance.
+Constraints: 2 <= n <= 100000, 0 <= x, y <= 10^9.""",
+        """\
+On this map a vertical step costs $w times as much as a horizontal one: the
+distance from (x1, y1) to (x2, y2) is (x1 - x2)^2 + $w * (y1 - y2)^2. Among n
+distinct points with integer coordinates, find the smallest distance between
+two different points.
+
+Input: the first line holds n; each of the next n lines holds "x y".
+Output: one integer, the smallest distance.
+Constraints: 2 <= n <= 100000, 0 <= x, y <= 10^9.""",
+        """\
+Print min over pairs of distinct points of (x1 - x2)^2 + $w * (y1 - y2)^2, for
+n distinct points with integer coordinates.
+
+Input: n, then n lines "x y".
+Output: the minimum.
+Constraints: 2 <= n <= 100000, 0 <= x, y <= 10^9.""",
+    ),
     efficient="""\
 import sys
 
 data = sys.stdin.buffer.read().split()
 n = int(data[0])
 points = sorted((int(data[1 + 2 * i]), int(data[2 + 2 * i])) for i in range(n))
-best = (points[1][0] - points[0][0]) ** 2 + (points[1][1] - points[0][1]) ** 2
-# Sweep by x; compare each point only with the points within sqrt(best) in x.
+best = (points[1][0] - points[0][0]) ** 2 + $w * (points[1][1] - points[0][1]) ** 2
+# Sweep by x; compare each point only with the points within sqrt(best) in x and y.
 from bisect import bisect_left, insort
 window = []  # (y, x) of points whose x is within reach, sorted by y
 start = 0
@@ -42,7 +67,7 @@ for x, y in points:
     for wy, wx in window[low:]:
         if wy > y + reach:
             break
-        d = (wx - x) ** 2 + (wy - y) ** 2
+        d = (wx - x) ** 2 + $w * (wy - y) ** 2
         if d < best:
             best = d
             reach = best ** 0.5
@@ -55,7 +80,7 @@ points = [tuple(map(int, input().split())) for _ in range(n)]
 best = None
 for i in range(n):
     for j in range(i + 1, n):
-        d = (points[i][0] - points[j][0]) ** 2 + (points[i][1] - points[j][1]) ** 2
+        d = (points[i][0] - points[j][0]) ** 2 + $w * (points[i][1] - points[j][1]) ** 2
         if best is None or d < best:
             best = d
 print(best)
@@ -66,7 +91,7 @@ import sys
 data = sys.stdin.buffer.read().split()
 n = int(data[0])
 points = sorted((int(data[1 + 2 * i]), int(data[2 + 2 * i])) for i in range(n))
-print(min((points[i + 1][0] - points[i][0]) ** 2 + (points[i + 1][1] - points[i][1]) ** 2
+print(min((points[i + 1][0] - points[i][0]) ** 2 + $w * (points[i + 1][1] - points[i][1]) ** 2
           for i in range(n - 1)))
 """,
     generate=generate,

@@ -1,16 +1,42 @@
 from codefrontier.suite.gen import array_input
 from codefrontier.suite.spec import Family
 
+
+def knobs(rng):
+    # which pairs count (a_i > a_j, or a_i < a_j: the efficient program negates the
+    # values), and the modulus of the printed count
+    op = rng.choice((">", "<"))
+    return {"op": op, "sign": "" if op == ">" else "-", "m": rng.randint(1000, 999_999)}
+
+
 FAMILY = Family(
     slug="count-inversions",
     title="Inversions",
     difficulty="medium",
-    statements=("""\
-Count the pairs i < j with a_i > a_j.
+    knobs=knobs,
+    statements=(
+        """\
+Count the pairs i < j with a_i $op a_j, and print the count modulo $m.
 
 Input: n, then the n integers.
-Output: the number of inversions.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",),
+Output: the number of such pairs, modulo $m.
+Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+        """\
+You are given a sequence a_1..a_n. A pair of positions i < j is special when
+a_i $op a_j. How many special pairs are there? The count can be large: print its
+remainder modulo $m.
+
+Input: the first line holds n; the second line holds the n integers.
+Output: one integer, the number of special pairs modulo $m.
+Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+        """\
+Print (the number of index pairs i < j such that a_i $op a_j) mod $m, for an
+array of n integers (equal values never form such a pair).
+
+Input: n, then the n integers.
+Output: the count modulo $m.
+Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+    ),
     efficient="""\
 import sys
 
@@ -35,12 +61,12 @@ def sort_count(a):
 
 data = sys.stdin.buffer.read().split()
 n = int(data[0])
-print(sort_count(list(map(int, data[1:1 + n])))[1])
+print(sort_count([${sign}int(x) for x in data[1:1 + n]])[1] % $m)
 """,
     slow="""\
 n = int(input())
 a = list(map(int, input().split()))
-print(sum(1 for i in range(n) for j in range(i + 1, n) if a[i] > a[j]))
+print(sum(1 for i in range(n) for j in range(i + 1, n) if a[i] $op a[j]) % $m)
 """,
     buggy="""\
 import sys
@@ -66,8 +92,8 @@ def sort_count(a):
 
 data = sys.stdin.buffer.read().split()
 n = int(data[0])
-print(sort_count(list(map(int, data[1:1 + n])))[1])
+print(sort_count([${sign}int(x) for x in data[1:1 + n]])[1] % $m)
 """,
     generate=lambda rng, n, knobs: array_input(rng, n, 0, max(1, n // 2)),
-    edge_cases=("5\n2 4 1 3 5\n", "1\n1\n", "4\n2 2 2 1\n"),
+    edge_cases=("5\n2 4 1 3 5\n", "1\n1\n", "4\n2 2 2 1\n", "4\n1 2 2 2\n"),
 )

@@ -1,22 +1,43 @@
 from codefrontier.suite.spec import Family
 
+
+def knobs(rng):
+    # the answer for a day that no later day is warmer than (never a real wait: waits
+    # are 1..99999)
+    return {"none": rng.choice((0, -1, 100000, 1000000, 10**9))}
+
+
 FAMILY = Family(
     slug="daily-temperatures",
     title="Days until warmer",
     difficulty="medium",
     kind="call",
-    func_names=("dailyTemperatures",),
-    starter_code=("class Solution:\n    def dailyTemperatures(self, temperatures: List[int])"
+    knobs=knobs,
+    func_names=("dailyTemperatures", "daysUntilWarmer", "waitForWarmth", "warmerDayWaits"),
+    starter_code=("class Solution:\n    def ${func}(self, temperatures: List[int])"
                   " -> List[int]:\n        "),
-    statements=("""\
+    statements=(
+        """\
 For each day, return how many days you wait for a strictly warmer temperature,
-or 0 if no later day is warmer.
+or $none if no later day is warmer.
 
-Constraints: 1 <= len(temperatures) <= 10^5, 30 <= temperatures[i] <= 100.""",),
+Constraints: 1 <= len(temperatures) <= 10^5, 30 <= temperatures[i] <= 100.""",
+        """\
+temperatures[i] is the temperature on day i. Return a list whose i-th entry is
+j - i for the first later day j with temperatures[j] > temperatures[i]; when
+there is no such day, the entry is $none.
+
+Constraints: 1 <= len(temperatures) <= 10^5, 30 <= temperatures[i] <= 100.""",
+        """\
+Given daily temperatures, answer for every day: after how many days does a
+strictly warmer day come? Days with no warmer day later get the value $none.
+
+Constraints: 1 <= len(temperatures) <= 10^5, 30 <= temperatures[i] <= 100.""",
+    ),
     efficient="""\
 class Solution:
-    def dailyTemperatures(self, temperatures: List[int]) -> List[int]:
-        answer = [0] * len(temperatures)
+    def ${func}(self, temperatures: List[int]) -> List[int]:
+        answer = [$none] * len(temperatures)
         stack = []
         for i, t in enumerate(temperatures):
             while stack and temperatures[stack[-1]] < t:
@@ -27,9 +48,9 @@ class Solution:
 """,
     slow="""\
 class Solution:
-    def dailyTemperatures(self, temperatures: List[int]) -> List[int]:
+    def ${func}(self, temperatures: List[int]) -> List[int]:
         n = len(temperatures)
-        answer = [0] * n
+        answer = [$none] * n
         for i in range(n):
             for j in range(i + 1, n):
                 if temperatures[j] > temperatures[i]:
@@ -39,8 +60,8 @@ class Solution:
 """,
     buggy="""\
 class Solution:
-    def dailyTemperatures(self, temperatures: List[int]) -> List[int]:
-        answer = [0] * len(temperatures)
+    def ${func}(self, temperatures: List[int]) -> List[int]:
+        answer = [$none] * len(temperatures)
         stack = []
         for i, t in enumerate(temperatures):
             while stack and temperatures[stack[-1]] <= t:

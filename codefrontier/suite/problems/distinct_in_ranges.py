@@ -3,28 +3,53 @@ from codefrontier.suite.spec import Family
 
 
 def generate(rng, n, knobs):
-    n = max(n, 1)
-    values = ints(rng, n, 1, max(1, n // 2))
+    # few residues (up to n/2) spread over many values that agree modulo m
+    n, m = max(n, 1), knobs["m"]
+    values = [v + m * rng.randint(0, 999) for v in ints(rng, n, 1, max(1, n // 2))]
     return array_and_queries(values, range_queries(rng, n, left_max=n // 2, right_min=n // 2))
+
+
+def knobs(rng):
+    # values count as the same when they agree modulo m; m is large, so that a large
+    # input keeps tens of thousands of different values
+    return {"m": rng.randint(100_000, 999_999)}
+
+
+def edge_cases(knobs):
+    m = knobs["m"]
+    return (f"5 3\n1 2 {1 + m} 3 {2 + 2 * m}\n1 5\n2 4\n3 3\n", "1 1\n4\n1 1\n")
 
 
 FAMILY = Family(
     slug="distinct-in-ranges",
     title="Distinct values in ranges",
     difficulty="hard",
-    statements=("""\
-Answer q queries on an array of n integers: how many distinct values appear
+    knobs=knobs,
+    statements=(
+        """\
+Two integers count as the same value when they leave the same remainder modulo
+$m. Answer q queries on an array of n integers: how many different values appear
 among a_l..a_r (1-indexed, inclusive)?
 
 Input: n and q; the n integers; then q lines "l r".
 Output: q lines, the answers in order.
-Constraints: 1 <= n, q <= 100000, 1 <= a_i <= 10^9.""",),
+Constraints: 1 <= n, q <= 100000, 1 <= a_i <= 10^9.""",
+        """\
+You are given n integers a_1..a_n and q ranges [l, r] (positions from 1, both
+ends included). For each range, report how many distinct remainders modulo $m
+the numbers a_l, ..., a_r have.
+
+Input: the first line holds n and q; the second the n integers; each of the
+next q lines holds "l r".
+Output: one line per query with its answer.
+Constraints: 1 <= n, q <= 100000, 1 <= a_i <= 10^9.""",
+    ),
     efficient="""\
 import sys
 
 data = sys.stdin.buffer.read().split()
 n, q = int(data[0]), int(data[1])
-a = data[2:2 + n]
+a = [int(x) % $m for x in data[2:2 + n]]
 queries = sorted(
     (int(data[3 + n + 2 * i]), int(data[2 + n + 2 * i]), i) for i in range(q))
 tree = [0] * (n + 1)
@@ -57,7 +82,7 @@ print("\\n".join(map(str, answers)))
 """,
     slow="""\
 n, q = map(int, input().split())
-a = input().split()
+a = [int(x) % $m for x in input().split()]
 for _ in range(q):
     l, r = map(int, input().split())
     seen = set()
@@ -71,7 +96,7 @@ from itertools import accumulate
 
 data = sys.stdin.buffer.read().split()
 n, q = int(data[0]), int(data[1])
-a = data[2:2 + n]
+a = [int(x) % $m for x in data[2:2 + n]]
 seen = set()
 first = []
 for v in a:
@@ -85,5 +110,5 @@ for i in range(q):
 print("\\n".join(map(str, out)))
 """,
     generate=generate,
-    edge_cases=("5 3\n1 2 1 3 2\n1 5\n2 4\n3 3\n", "1 1\n4\n1 1\n"),
+    edge_cases=edge_cases,
 )

@@ -3,7 +3,7 @@ from codefrontier.suite.spec import Family
 
 def generate(rng, n, knobs):
     side = max(1, int((n / 2) ** 0.5))
-    rows = [" ".join(str(rng.randint(0, 9)) for _ in range(side)) for _ in range(side)]
+    rows = [" ".join(str(rng.randint(0, 99)) for _ in range(side)) for _ in range(side)]
     queries = []
     for _ in range(max(1, n // 2)):
         r1, c1 = rng.randint(1, max(1, side // 4)), rng.randint(1, max(1, side // 4))
@@ -12,17 +12,41 @@ def generate(rng, n, knobs):
     return f"{side} {side} {len(queries)}\n" + "\n".join(rows) + "\n" + "\n".join(queries) + "\n"
 
 
+def knobs(rng):
+    # cells below the threshold t count as 0 in every sum
+    return {"t": rng.randint(1, 99)}
+
+
+def edge_cases(knobs):
+    t = knobs["t"]
+    return (f"2 3 2\n{t} {t - 1} 3\n4 {t} 6\n1 1 2 3\n2 2 2 3\n", f"1 1 1\n{t}\n1 1 1 1\n")
+
+
 FAMILY = Family(
     slug="grid-rectangle-sums",
     title="Rectangle sums in a grid",
     difficulty="hard",
-    statements=("""\
-A grid has h rows and w columns of digits. Answer q queries "r1 c1 r2 c2": the
-sum of the cells in rows r1..r2 and columns c1..c2 (1-indexed, inclusive).
+    knobs=knobs,
+    statements=(
+        """\
+A grid has h rows and w columns of integers from 0 to 99. Answer q queries
+"r1 c1 r2 c2": the sum of the cells in rows r1..r2 and columns c1..c2
+(1-indexed, inclusive), where cells with a value below $t count as 0.
 
 Input: h, w and q; h lines of w integers; then q queries, one per line.
 Output: q lines, the sums in order.
-Constraints: 1 <= h, w <= 500, 1 <= q <= 100000.""",),
+Constraints: 1 <= h, w <= 500, 1 <= q <= 100000.""",
+        """\
+Only values of at least $t matter: in a grid of h rows and w columns (each cell
+an integer from 0 to 99), a query "r1 c1 r2 c2" asks for the total of the cells
+with value >= $t inside the rectangle with corners (r1, c1) and (r2, c2), rows
+and columns numbered from 1 and both corners included.
+
+Input: the first line holds h, w and q; then h lines of w integers; then q lines
+with a query each.
+Output: the q totals, one per line.
+Constraints: 1 <= h, w <= 500, 1 <= q <= 100000.""",
+    ),
     efficient="""\
 import sys
 
@@ -34,8 +58,9 @@ for r in range(1, h + 1):
     row, above = prefix[r], prefix[r - 1]
     running = 0
     for c in range(1, w + 1):
-        running += int(data[pos])
+        v = int(data[pos])
         pos += 1
+        running += v if v >= $t else 0
         row[c] = above[c] + running
 out = []
 for _ in range(q):
@@ -52,7 +77,8 @@ for _ in range(q):
     total = 0
     for r in range(r1 - 1, r2):
         for c in range(c1 - 1, c2):
-            total += grid[r][c]
+            if grid[r][c] >= $t:
+                total += grid[r][c]
     print(total)
 """,
     buggy="""\
@@ -65,8 +91,9 @@ pos = 3
 for r in range(1, h + 1):
     running = 0
     for c in range(1, w + 1):
-        running += int(data[pos])
+        v = int(data[pos])
         pos += 1
+        running += v if v >= $t else 0
         prefix[r][c] = prefix[r - 1][c] + running
 out = []
 for _ in range(q):
@@ -76,5 +103,5 @@ for _ in range(q):
 print("\\n".join(map(str, out)))
 """,
     generate=generate,
-    edge_cases=("2 3 2\n1 2 3\n4 5 6\n1 1 2 3\n2 2 2 3\n", "1 1 1\n7\n1 1 1 1\n"),
+    edge_cases=edge_cases,
 )

@@ -3,31 +3,54 @@ from codefrontier.suite.spec import Family
 
 
 def generate(rng, n, knobs):
-    return f"{n} {max(1, n // 2)}\n{line(ints(rng, n, -10**6, 10**6))}\n"
+    return f"{n} {n // 2 + knobs['base']}\n{line(ints(rng, n, -10**9, 10**9))}\n"
+
+
+def knobs(rng):
+    # the rank of the minimum (k counted from 0 or from 1), and the modulus m: values
+    # are ranked by their remainder modulo m (large, so remainders rarely repeat)
+    return {"base": rng.choice((0, 1)), "m": rng.randint(100_000, 999_999)}
+
+
+def edge_cases(knobs):
+    b, m = knobs["base"], knobs["m"]
+    return (f"5 {1 + b}\n3 1 2 {1 + m} 5\n", f"1 {b}\n9\n", f"4 {3 + b}\n2 {8 - m} 8 1\n")
 
 
 FAMILY = Family(
     slug="kth-smallest",
     title="The k-th smallest",
     difficulty="easy",
-    statements=("""\
-Print the k-th smallest of n integers (k = 1 is the minimum; equal values count
-separately).
+    knobs=knobs,
+    statements=(
+        """\
+Replace each of n integers by its remainder modulo $m (a value from 0 to
+$m - 1), then print the k-th smallest remainder (k = $base is the minimum; equal
+values count separately).
 
 Input: n and k; then the n integers.
-Output: the k-th smallest value.
-Constraints: 1 <= k <= n <= 100000, |a_i| <= 10^9.""",),
+Output: the k-th smallest remainder.
+Constraints: $base <= k <= n - 1 + $base, 1 <= n <= 100000, |a_i| <= 10^9.""",
+        """\
+Sort the remainders a_i mod $m (each between 0 and $m - 1) of n integers in
+non-decreasing order, keeping repeats, and number the sorted list from $base.
+Print the entry with number k.
+
+Input: the first line holds n and k; the second line holds the n integers.
+Output: one integer, the remainder with rank k.
+Constraints: 1 <= n <= 100000, $base <= k <= n - 1 + $base, |a_i| <= 10^9.""",
+    ),
     efficient="""\
 import sys
 
 data = sys.stdin.buffer.read().split()
 n, k = int(data[0]), int(data[1])
-print(sorted(map(int, data[2:2 + n]))[k - 1])
+print(sorted(int(x) % $m for x in data[2:2 + n])[k - $base])
 """,
     slow="""\
 n, k = map(int, input().split())
-a = list(map(int, input().split()))
-for _ in range(k - 1):
+a = [int(x) % $m for x in input().split()]
+for _ in range(k - $base):
     a.remove(min(a))
 print(min(a))
 """,
@@ -36,8 +59,9 @@ import sys
 
 data = sys.stdin.buffer.read().split()
 n, k = int(data[0]), int(data[1])
-print(sorted(set(map(int, data[2:2 + n])))[min(k, len(set(data[2:2 + n]))) - 1])
+values = sorted(set(int(x) % $m for x in data[2:2 + n]))
+print(values[min(k - $base, len(values) - 1)])
 """,
     generate=generate,
-    edge_cases=("5 2\n3 1 2 1 5\n", "1 1\n9\n", "4 4\n2 8 8 1\n"),
+    edge_cases=edge_cases,
 )

@@ -1,55 +1,79 @@
 from codefrontier.suite.spec import Family
 
+
+def knobs(rng):
+    # how many times one character may occur in the substring (k = 1: no repeats at all)
+    return {"k": rng.randint(1, 9)}
+
+
 FAMILY = Family(
     slug="longest-unique-substring",
     title="Longest substring without repeats",
     difficulty="medium",
     kind="call",
-    func_names=("lengthOfLongestSubstring",),
-    starter_code="class Solution:\n    def lengthOfLongestSubstring(self, s: str) -> int:\n        ",
-    statements=("""\
-Return the length of the longest substring of s in which no character repeats.
+    knobs=knobs,
+    func_names=("lengthOfLongestSubstring", "longestSubstring", "maxWindowLength",
+                "longestLimitedSubstring"),
+    starter_code="class Solution:\n    def ${func}(self, s: str) -> int:\n        ",
+    statements=(
+        """\
+Return the length of the longest substring of s in which no character occurs
+more than $k times.
 
-Constraints: 0 <= len(s) <= 10^5; s consists of printable ASCII characters.""",),
+Constraints: 0 <= len(s) <= 10^5; s consists of printable ASCII characters.""",
+        """\
+A substring of s is allowed when every character appears in it at most $k
+times. Return the largest length of an allowed substring (0 for an empty s).
+
+Constraints: 0 <= len(s) <= 10^5; s consists of printable ASCII characters.""",
+        """\
+s is a string of printable ASCII characters. Find the longest contiguous piece
+of s that contains no character $k + 1 or more times, and return its length.
+
+Constraints: 0 <= len(s) <= 10^5.""",
+    ),
     efficient="""\
 class Solution:
-    def lengthOfLongestSubstring(self, s: str) -> int:
-        last = {}
+    def ${func}(self, s: str) -> int:
+        count = Counter()
         start = best = 0
         for i, c in enumerate(s):
-            if last.get(c, -1) >= start:
-                start = last[c] + 1
-            last[c] = i
+            count[c] += 1
+            while count[c] > $k:
+                count[s[start]] -= 1
+                start += 1
             best = max(best, i - start + 1)
         return best
 """,
     slow="""\
 class Solution:
-    def lengthOfLongestSubstring(self, s: str) -> int:
+    def ${func}(self, s: str) -> int:
         best = 0
         for i in range(len(s)):
-            seen = set()
-            unique = True
+            seen = Counter()
+            allowed = True
             for j in range(i, len(s)):
-                unique = unique and s[j] not in seen
-                seen.add(s[j])
-                if unique:
+                seen[s[j]] += 1
+                allowed = allowed and seen[s[j]] <= $k
+                if allowed:
                     best = max(best, j - i + 1)
         return best
 """,
     buggy="""\
 class Solution:
-    def lengthOfLongestSubstring(self, s: str) -> int:
-        last = {}
+    def ${func}(self, s: str) -> int:
+        count = Counter()
         start = best = 0
         for i, c in enumerate(s):
-            if c in last:
-                start = last[c] + 1
-            last[c] = i
+            count[c] += 1
+            if count[c] > $k:
+                count[s[start]] -= 1
+                start += 1
             best = max(best, i - start + 1)
         return best
 """,
     # A wide alphabet keeps windows long, which is what makes the naive scan slow.
     generate=lambda rng, n, knobs: ("".join(chr(rng.randint(33, 126)) for _ in range(n)),),
-    edge_cases=(("abcabcbb",), ("bbbbb",), ("",), ("abba",)),
+    edge_cases=lambda knobs: (("abcabcbb",), ("bbbbb",), ("",), ("abba",),
+                              ("ab" + "a" * knobs["k"] + "cd",)),
 )

@@ -1,13 +1,24 @@
 from codefrontier.suite.spec import Family
 
 
+def knobs(rng):
+    # a value is frequent when it fills more than a 1/k share of nums (k = 2: majority)
+    return {"k": rng.randint(2, 9)}
+
+
 def generate(rng, n, knobs):
-    n = max(n, 1)
-    major = rng.randint(-10**6, 10**6)
-    count = n // 2 + 1
-    # The other values come first: checking candidates in order is then quadratic.
-    others = [rng.randint(-10**6, 10**6) for _ in range(n - count)]
-    return (others + [major] * count,)
+    n, k = max(n, 1), knobs["k"]
+    values = rng.sample(range(-10**6, 10**6 + 1), k)
+    nums = []
+    for v in values[:rng.randint(0, k - 1)]:  # frequent values: n // k + 1 copies each
+        if len(nums) + n // k + 1 <= n:
+            nums += [v] * (n // k + 1)
+    if len(nums) + n // k <= n:  # one value just short of the share
+        nums += [values[-1]] * (n // k)
+    # Mostly distinct other values: counting each value by a scan is then quadratic.
+    nums += [rng.randint(-10**6, 10**6) for _ in range(n - len(nums))]
+    rng.shuffle(nums)
+    return (nums,)
 
 
 FAMILY = Family(
@@ -15,39 +26,54 @@ FAMILY = Family(
     title="Majority element",
     difficulty="easy",
     kind="call",
-    func_names=("majorityElement",),
-    starter_code="class Solution:\n    def majorityElement(self, nums: List[int]) -> int:\n        ",
-    statements=("""\
-Return the value that occurs more than len(nums) / 2 times in nums; one always
-exists.
+    knobs=knobs,
+    func_names=("majorityElements", "frequentElements", "findFrequent", "heavyHitters"),
+    starter_code="class Solution:\n    def ${func}(self, nums: List[int]) -> List[int]:\n        ",
+    statements=(
+        """\
+Return, in increasing order, every value that occurs more than len(nums) / $k
+times in nums (an empty list if there is none).
 
-Constraints: 1 <= len(nums) <= 10^5, |nums[i]| <= 10^6.""",),
+Constraints: 1 <= len(nums) <= 10^5, |nums[i]| <= 10^6.""",
+        """\
+Call a value of nums frequent when its number of occurrences times $k exceeds
+len(nums). Return the list of frequent values, sorted ascending; it may be
+empty.
+
+Constraints: 1 <= len(nums) <= 10^5, |nums[i]| <= 10^6.""",
+        """\
+Some values of the integer array nums may take up more than a 1/$k share of
+it, that is, occur more than len(nums) / $k times. Return all such values in
+increasing order, or [] when no value does.
+
+Constraints: 1 <= len(nums) <= 10^5, |nums[i]| <= 10^6.""",
+    ),
     efficient="""\
 class Solution:
-    def majorityElement(self, nums: List[int]) -> int:
-        candidate, votes = None, 0
-        for x in nums:
-            if votes == 0:
-                candidate = x
-            votes += 1 if x == candidate else -1
-        return candidate
+    def ${func}(self, nums: List[int]) -> List[int]:
+        count = Counter(nums)
+        return sorted(x for x, c in count.items() if c * $k > len(nums))
 """,
     slow="""\
 class Solution:
-    def majorityElement(self, nums: List[int]) -> int:
+    def ${func}(self, nums: List[int]) -> List[int]:
+        found = []
         for x in nums:
             count = 0
             for y in nums:
                 if y == x:
                     count += 1
-            if count > len(nums) // 2:
-                return x
+            if count * $k > len(nums) and x not in found:
+                found.append(x)
+        return sorted(found)
 """,
     buggy="""\
 class Solution:
-    def majorityElement(self, nums: List[int]) -> int:
-        return sorted(nums)[(len(nums) - 1) // 2 - 1 if len(nums) > 2 else 0]
+    def ${func}(self, nums: List[int]) -> List[int]:
+        count = Counter(nums)
+        return sorted(x for x, c in count.items() if c >= len(nums) // $k)
 """,
     generate=generate,
-    edge_cases=(([3, 2, 3],), ([2, 2, 1, 1, 1, 2, 2],), ([7],)),
+    edge_cases=lambda knobs: (([3, 2, 3],), ([2, 2, 1, 1, 1, 2, 2],), ([7],),
+                              ([9, 9, *range(1, 2 * knobs["k"] - 1)],)),
 )

@@ -1,43 +1,80 @@
-from codefrontier.suite.gen import array_input
+from codefrontier.suite.gen import line
 from codefrontier.suite.spec import Family
+
+
+def generate(rng, n, knobs):
+    # Few distinct remainders, so values repeat; a quarter of the values are shifted by
+    # -m or +m, so only their remainders agree (m is large: many distinct remainders).
+    m, spread = knobs["m"], max(2, n // 3)
+    return f"{n}\n" + line(rng.randint(0, spread) + m * rng.choice((-1, 0, 0, 1))
+                           for _ in range(n)) + "\n"
+
+
+def knobs(rng):
+    tie = rng.choice((("smallest", "min", "<"), ("largest", "max", ">")))
+    # m: values are compared by their remainder modulo m; tie: which remainder wins a tie
+    # (word in the statement, function in the programs, comparison in the slow one)
+    return {"m": rng.randint(100_000, 999_999), "tie": tie[0], "pick": tie[1], "cmp": tie[2]}
+
 
 FAMILY = Family(
     slug="most-frequent",
     title="Most frequent value",
     difficulty="easy",
-    statements=("""\
-Print the value that occurs most often among n integers; among equally frequent
-values, print the smallest.
+    knobs=knobs,
+    statements=(
+        """\
+Two integers count as the same value when they leave the same remainder modulo
+$m. Among the remainders modulo $m of n integers, print the one that occurs most
+often; among equally frequent remainders, print the $tie.
 
 Input: n, then the n integers.
-Output: the value.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",),
+Output: the remainder, between 0 and $m - 1.
+Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+        """\
+Reduce each of n integers modulo $m (to a remainder from 0 to $m - 1). Which
+remainder appears most often? If several remainders share the highest count,
+answer with the $tie of them.
+
+Input: the first line holds n; the second line holds the n integers.
+Output: one number, that remainder.
+Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+        """\
+You are given n integers. Print the most frequent remainder modulo $m among them
+(remainders lie between 0 and $m - 1); when there is a tie for the highest
+frequency, print the $tie remainder in the tie.
+
+Input: n, then the n integers.
+Output: the remainder.
+Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+    ),
     efficient="""\
 import sys
 from collections import Counter
 
 data = sys.stdin.buffer.read().split()
 n = int(data[0])
-counts = Counter(map(int, data[1:1 + n]))
+counts = Counter(int(x) % $m for x in data[1:1 + n])
 top = max(counts.values())
-print(min(v for v, c in counts.items() if c == top))
+print($pick(v for v, c in counts.items() if c == top))
 """,
     slow="""\
 n = int(input())
-a = list(map(int, input().split()))
+a = [int(x) % $m for x in input().split()]
 best, best_count = None, 0
 for v in a:
     c = a.count(v)
-    if c > best_count or (c == best_count and v < best):
+    if c > best_count or (c == best_count and v $cmp best):
         best, best_count = v, c
 print(best)
 """,
     buggy="""\
 from collections import Counter
 n = int(input())
-a = list(map(int, input().split()))
+a = [int(x) % $m for x in input().split()]
 print(Counter(a).most_common(1)[0][0])
 """,
-    generate=lambda rng, n, knobs: array_input(rng, n, -max(2, n // 3), max(2, n // 3)),
-    edge_cases=("6\n4 1 4 1 2 3\n", "1\n-5\n", "3\n9 8 7\n"),
+    generate=generate,
+    edge_cases=lambda k: (f"6\n4 1 4 1 2 {3 + k['m']}\n", "1\n-5\n", f"3\n9 {8 - k['m']} 7\n",
+                          f"4\n{k['m']} 0 {k['m'] + 1} 1\n"),
 )

@@ -1,50 +1,81 @@
 from codefrontier.suite.gen import array_input
 from codefrontier.suite.spec import Family
 
+
+def generate(rng, n, knobs):
+    # values around t / 2 (closer on small inputs), so that many pairs hit the target
+    spread = max(2, min(50, n // 2))
+    return array_input(rng, n, knobs["t"] // 2 - spread, knobs["t"] // 2 + spread)
+
+
+def knobs(rng):
+    # t: the target sum, a constant of the task (no longer read from the input)
+    return {"t": rng.randint(-1000, 1000)}
+
+
 FAMILY = Family(
     slug="pair-sum-count",
     title="Pairs with a given sum",
     difficulty="easy",
-    statements=("""\
-Given n integers a_1..a_n and a target t, count the pairs of indices i < j with
-a_i + a_j = t.
+    knobs=knobs,
+    statements=(
+        """\
+Given n integers a_1..a_n, count the pairs of indices i < j with
+a_i + a_j = $t.
 
-Input: the first line holds n and t; the second line holds the n integers.
+Input: the first line holds n; the second line holds the n integers.
 Output: the number of pairs.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^6, |t| <= 2*10^6.""",),
+Constraints: 1 <= n <= 100000, |a_i| <= 10^6.""",
+        """\
+How many pairs of positions i < j are there whose two values add up to exactly
+$t? Pairs at different positions count separately even when their values are
+equal.
+
+Input: n, then the n integers.
+Output: one number, the count of such pairs.
+Constraints: 1 <= n <= 100000, |a_i| <= 10^6.""",
+        """\
+Count the unordered pairs of distinct elements of an array of n integers whose
+sum equals $t (two elements are distinct when their positions differ).
+
+Input: n on the first line, the n integers on the second line.
+Output: the number of pairs.
+Constraints: 1 <= n <= 100000, |a_i| <= 10^6.""",
+    ),
     efficient="""\
 import sys
 
 def main():
     data = sys.stdin.buffer.read().split()
-    n, t = int(data[0]), int(data[1])
+    n = int(data[0])
     seen = {}
     pairs = 0
-    for token in data[2:2 + n]:
+    for token in data[1:1 + n]:
         v = int(token)
-        pairs += seen.get(t - v, 0)
+        pairs += seen.get($t - v, 0)
         seen[v] = seen.get(v, 0) + 1
     print(pairs)
 
 main()
 """,
     slow="""\
-n, t = map(int, input().split())
+n = int(input())
 a = list(map(int, input().split()))
 count = 0
 for i in range(n):
     for j in range(i + 1, n):
-        if a[i] + a[j] == t:
+        if a[i] + a[j] == $t:
             count += 1
 print(count)
 """,
     buggy="""\
 import sys
 data = sys.stdin.read().split()
-n, t = int(data[0]), int(data[1])
-values = set(map(int, data[2:2 + n]))
-print(sum(1 for v in values if t - v in values and v < t - v))
+n = int(data[0])
+values = set(map(int, data[1:1 + n]))
+print(sum(1 for v in values if $t - v in values and v < $t - v))
 """,
-    generate=lambda rng, n, knobs: array_input(rng, n, -50, 50, header=str(rng.randint(-20, 20))),
-    edge_cases=("4 6\n1 5 3 3\n", "1 0\n0\n", "5 0\n0 0 0 0 0\n"),
+    generate=generate,
+    edge_cases=lambda k: (f"4\n1 {k['t'] - 1} {k['t'] - 3} 3\n", "1\n0\n",
+                          "5\n" + " ".join([str(k["t"] // 2)] * 5) + "\n"),
 )

@@ -2,52 +2,69 @@ from codefrontier.suite.gen import ints, line
 from codefrontier.suite.spec import Family
 
 
-def generate(rng, n, knobs):
-    k = rng.choice([2, 4, 6, 10, 12])
-    return f"{n} {k}\n{line(ints(rng, n, 0, 10**6))}\n"
+def knobs(rng):
+    # k: the divisor, a constant of the task (no longer read from the input)
+    return {"k": rng.randint(2, 1000)}
 
 
 FAMILY = Family(
     slug="pairs-divisible-by-k",
     title="Pairs with a sum divisible by k",
     difficulty="medium",
-    statements=("""\
-Count the pairs i < j for which a_i + a_j is divisible by k.
+    knobs=knobs,
+    statements=(
+        """\
+Count the pairs i < j for which a_i + a_j is divisible by $k.
 
-Input: n and k; then the n integers.
+Input: n; then the n integers.
 Output: the number of pairs.
-Constraints: 1 <= n <= 100000, 1 <= k <= 1000, 0 <= a_i <= 10^9.""",),
+Constraints: 1 <= n <= 100000, 0 <= a_i <= 10^9.""",
+        """\
+You are given n non-negative integers. How many pairs of positions i < j have a
+sum a_i + a_j that is a multiple of $k?
+
+Input: the first line holds n; the second line holds the n integers.
+Output: one number, the count of such pairs.
+Constraints: 1 <= n <= 100000, 0 <= a_i <= 10^9.""",
+        """\
+A pair of elements at positions i < j is good when (a_i + a_j) mod $k = 0.
+Count the good pairs of an array of n integers.
+
+Input: n, then the n integers.
+Output: the number of good pairs.
+Constraints: 1 <= n <= 100000, 0 <= a_i <= 10^9.""",
+    ),
     efficient="""\
 import sys
 
 data = sys.stdin.buffer.read().split()
-n, k = int(data[0]), int(data[1])
+n, k = int(data[0]), $k
 seen = [0] * k
 pairs = 0
-for v in map(int, data[2:2 + n]):
+for v in map(int, data[1:1 + n]):
     r = v % k
     pairs += seen[(k - r) % k]
     seen[r] += 1
 print(pairs)
 """,
     slow="""\
-n, k = map(int, input().split())
+n = int(input())
 a = list(map(int, input().split()))
-print(sum(1 for i in range(n) for j in range(i + 1, n) if (a[i] + a[j]) % k == 0))
+print(sum(1 for i in range(n) for j in range(i + 1, n) if (a[i] + a[j]) % $k == 0))
 """,
     buggy="""\
 import sys
 
 data = sys.stdin.buffer.read().split()
-n, k = int(data[0]), int(data[1])
-count = [0] * k
-for v in map(int, data[2:2 + n]):
-    count[v % k] += 1
-pairs = count[0] * (count[0] - 1) // 2
-for r in range(1, k // 2 + 1):
-    pairs += count[r] * count[k - r]
+n, k = int(data[0]), $k
+seen = [0] * k
+pairs = 0
+for v in map(int, data[1:1 + n]):
+    r = v % k
+    seen[r] += 1
+    pairs += seen[(k - r) % k]
 print(pairs)
 """,
-    generate=generate,
-    edge_cases=("5 3\n1 2 3 4 5\n", "1 1\n7\n", "4 4\n2 2 2 2\n"),
+    generate=lambda rng, n, knobs: f"{n}\n{line(ints(rng, n, 0, 10**6))}\n",
+    edge_cases=lambda knobs: ("5\n1 2 3 4 5\n", "1\n7\n", f"4\n{knobs['k']} 1 {knobs['k'] - 1} 0\n"),
 )

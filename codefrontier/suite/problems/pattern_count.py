@@ -12,17 +12,43 @@ def generate(rng, n, knobs):
     return "b".join("a" * r for r in runs) + f"\n{'a' * m}\n"
 
 
+def knobs(rng):
+    # d: only occurrences starting at positions 1, 1 + d, 1 + 2d, ... (a reading frame) count
+    return {"d": rng.randint(2, 9)}
+
+
 FAMILY = Family(
     slug="pattern-count",
     title="Counting occurrences",
     difficulty="medium",
-    statements=("""\
-Count the positions at which the pattern p occurs in the text t; occurrences may
-overlap.
+    knobs=knobs,
+    statements=(
+        """\
+Count the occurrences of the pattern p in the text t whose starting position s
+(positions counted from 1) has s - 1 divisible by $d; occurrences may overlap.
 
 Input: t on the first line, p on the second (lowercase letters).
-Output: the number of occurrences.
-Constraints: 1 <= |p|, |t| <= 300000.""",),
+Output: the number of such occurrences.
+Constraints: 1 <= |p|, |t| <= 300000.""",
+        """\
+The text t is read in frames of $d letters: the first frame starts at the first
+letter, the next one $d letters later, and so on. Count how many frames begin
+with an occurrence of the pattern p (the occurrence may run past the end of
+its frame, and occurrences may overlap).
+
+Input: the text t on the first line, the pattern p on the second; both consist
+of lowercase letters.
+Output: one number, the count.
+Constraints: 1 <= |p|, |t| <= 300000.""",
+        """\
+Given a text t and a pattern p, count the indices i with i mod $d = 0 (indices
+counted from 0) such that p occurs in t starting at index i. Overlapping
+occurrences all count.
+
+Input: t on the first line, p on the second (lowercase letters).
+Output: the count.
+Constraints: 1 <= |p|, |t| <= 300000.""",
+    ),
     efficient="""\
 import sys
 
@@ -37,7 +63,7 @@ for i in range(1, len(combined)):
     if combined[i] == combined[k]:
         k += 1
     border[i] = k
-    if k == len(pattern):
+    if k == len(pattern) and (i - 2 * len(pattern)) % $d == 0:
         count += 1
 print(count)
 """,
@@ -45,7 +71,7 @@ print(count)
 text = input().strip()
 pattern = input().strip()
 count = 0
-for i in range(len(text) - len(pattern) + 1):
+for i in range(0, len(text) - len(pattern) + 1, $d):
     match = True
     for j in range(len(pattern)):
         if text[i + j] != pattern[j]:
@@ -58,8 +84,12 @@ print(count)
     buggy="""\
 text = input().strip()
 pattern = input().strip()
-print(text.count(pattern))
+count, i = 0, text.find(pattern)
+while i != -1:
+    count += i % $d == 0
+    i = text.find(pattern, i + len(pattern))
+print(count)
 """,
     generate=generate,
-    edge_cases=("abababa\naba\n", "aaaa\naa\n", "abc\nd\n", "a\naa\n"),
+    edge_cases=("abababa\naba\n", "aaaaaaaaaa\naa\n", "abc\nd\n", "a\naa\n", "abcab\nab\n"),
 )

@@ -5,7 +5,8 @@ def generate(rng, n, knobs):
     # A chain 1 -> 2 -> ... -> n carries every shortest path; it is listed last edge
     # first, so a round of naive relaxation extends the known distances by one city.
     # Backward roads and costly forward shortcuts are interleaved at random: a
-    # search that ignores weights takes the shortcuts.
+    # search that ignores weights takes the shortcuts (which cost more than the
+    # chain they skip, toll included).
     chain = [f"{i} {i + 1} {rng.randint(1, 10)}" for i in range(1, n)]  # popped from the end
     extra = []
     for _ in range(n // 2):
@@ -14,7 +15,7 @@ def generate(rng, n, knobs):
     for _ in range(n // 10):
         u = rng.randint(1, n)
         v = min(n, u + rng.randint(2, 10))
-        extra.append(f"{u} {v} {11 * (v - u)}")
+        extra.append(f"{u} {v} {(11 + knobs['toll']) * (v - u)}")
     edges = []
     while chain or extra:
         source = chain if chain and (not extra or rng.random() < 0.5) else extra
@@ -22,18 +23,36 @@ def generate(rng, n, knobs):
     return f"{n} {len(edges)}\n" + "\n".join(edges) + "\n"
 
 
+def knobs(rng):
+    # a toll: every road used costs this many extra minutes
+    return {"toll": rng.randint(1, 60)}
+
+
 FAMILY = Family(
     slug="shortest-paths",
     title="Shortest paths from the capital",
     difficulty="hard",
-    statements=("""\
+    knobs=knobs,
+    statements=(
+        """\
 A directed graph has n cities and m roads; road i goes from u_i to v_i and takes
-w_i minutes. Print the shortest travel time from city 1 to every city, or -1
-for cities that cannot be reached.
+w_i minutes, plus $toll minutes spent at its toll gate. Print the shortest
+travel time from city 1 to every city, or -1 for cities that cannot be reached.
 
 Input: n and m; then m lines "u v w".
 Output: n integers on one line.
-Constraints: 1 <= n <= 50000, 0 <= m <= 100000, 1 <= w <= 100.""",),
+Constraints: 1 <= n <= 50000, 0 <= m <= 100000, 1 <= w <= 1000.""",
+        """\
+Every one-way road of the kingdom has a toll gate, and passing a gate costs
+$toll minutes of waiting on top of the road's driving time. There are n cities
+and m roads "u v w" (from u to v, w minutes of driving). For each city, print
+the least total time to reach it from city 1 (the capital), or -1 if it is
+unreachable.
+
+Input: the first line has n and m; each of the next m lines has u, v and w.
+Output: n integers on one line, city 1 first.
+Constraints: 1 <= n <= 50000, 0 <= m <= 100000, 1 <= w <= 1000.""",
+    ),
     efficient="""\
 import sys
 import heapq
@@ -43,7 +62,7 @@ n, m = int(data[0]), int(data[1])
 graph = [[] for _ in range(n + 1)]
 for i in range(m):
     u, v, w = int(data[2 + 3 * i]), int(data[3 + 3 * i]), int(data[4 + 3 * i])
-    graph[u].append((v, w))
+    graph[u].append((v, w + $toll))
 INF = float("inf")
 dist = [INF] * (n + 1)
 dist[1] = 0
@@ -67,8 +86,8 @@ dist[1] = 0
 for _ in range(n - 1):
     changed = False
     for u, v, w in edges:
-        if dist[u] + w < dist[v]:
-            dist[v] = dist[u] + w
+        if dist[u] + w + $toll < dist[v]:
+            dist[v] = dist[u] + w + $toll
             changed = True
     if not changed:
         break
@@ -83,7 +102,7 @@ n, m = int(data[0]), int(data[1])
 graph = [[] for _ in range(n + 1)]
 for i in range(m):
     u, v, w = int(data[2 + 3 * i]), int(data[3 + 3 * i]), int(data[4 + 3 * i])
-    graph[u].append((v, w))
+    graph[u].append((v, w + $toll))
 dist = [-1] * (n + 1)
 dist[1] = 0
 queue = deque([1])

@@ -7,17 +7,41 @@ def generate(rng, n, knobs):
     return f"{n} {k}\n{line(ints(rng, n, 0, 10**6))}\n"
 
 
+def knobs(rng):
+    # the answer (the sum of the window maxima, up to 10^11) is printed modulo m
+    return {"m": rng.randint(10**6, 10**9)}
+
+
 FAMILY = Family(
     slug="sliding-window-max",
     title="Sliding window maximum",
     difficulty="medium",
-    statements=("""\
-Print the maximum of every window of k consecutive elements of an array, from
-left to right (n - k + 1 values).
+    knobs=knobs,
+    statements=(
+        """\
+Take the maximum of every window of k consecutive elements of an array (there
+are n - k + 1 windows) and print the sum of these maxima modulo $m.
 
 Input: n and k; then the n integers.
-Output: the n - k + 1 maxima on one line.
-Constraints: 1 <= k <= n <= 100000, 0 <= a_i <= 10^6.""",),
+Output: one integer, the sum of the window maxima modulo $m.
+Constraints: 1 <= k <= n <= 100000, 0 <= a_i <= 10^6.""",
+        """\
+An array of n integers is scanned with a window of width k that starts at the
+left end and moves right one step at a time until it reaches the right end. At
+each of the n - k + 1 positions, note the largest element inside the window.
+Output the total of the noted values, reduced modulo $m.
+
+Input: the first line holds n and k; the second line holds the array.
+Output: a single number.
+Constraints: 1 <= k <= n <= 100000, 0 <= a_i <= 10^6.""",
+        """\
+For i = 1 .. n - k + 1 let M_i = max(a_i, ..., a_{i+k-1}). Print
+(M_1 + M_2 + ... + M_{n-k+1}) mod $m.
+
+Input: n and k, then a_1 .. a_n.
+Output: the sum modulo $m.
+Constraints: 1 <= k <= n <= 100000, 0 <= a_i <= 10^6.""",
+    ),
     efficient="""\
 import sys
 from collections import deque
@@ -35,7 +59,7 @@ for i, v in enumerate(a):
         window.popleft()
     if i >= k - 1:
         out.append(a[window[0]])
-print(" ".join(map(str, out)))
+print(sum(out) % $m)
 """,
     slow="""\
 n, k = map(int, input().split())
@@ -47,7 +71,7 @@ for i in range(n - k + 1):
         if a[j] > best:
             best = a[j]
     out.append(best)
-print(*out)
+print(sum(out) % $m)
 """,
     buggy="""\
 import sys
@@ -60,7 +84,7 @@ out = [best]
 for i in range(k, n):
     best = max(best, a[i])
     out.append(best)
-print(" ".join(map(str, out)))
+print(sum(out) % $m)
 """,
     generate=generate,
     edge_cases=("8 3\n1 3 1 2 0 5 4 1\n", "1 1\n7\n", "3 3\n2 9 4\n"),

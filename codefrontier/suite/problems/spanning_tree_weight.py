@@ -7,21 +7,52 @@ def generate(rng, n, knobs):
     edges += [(rng.randint(1, n), rng.randint(1, n)) for _ in range(n // 2)]
     rng.shuffle(edges)
     top = min(1000, 2 + n)
-    return f"{n} {len(edges)}\n" + "".join(f"{a} {b} {rng.randint(1, top)}\n" for a, b in edges)
+    shift = 1 - knobs["base"]
+    return f"{n} {len(edges)}\n" + "".join(
+        f"{a - shift} {b - shift} {rng.randint(1, top)}\n" for a, b in edges)
+
+
+def edge_cases(knobs):
+    shift = 1 - knobs["base"]
+    cases = ((4, [(1, 2, 1), (2, 3, 2), (3, 4, 1), (1, 4, 5), (1, 3, 3)]),
+             (2, [(1, 1, 1), (1, 2, 7)]))
+    return tuple(f"{n} {len(rows)}\n" + "".join(f"{u - shift} {v - shift} {w}\n"
+                                                for u, v, w in rows) for n, rows in cases)
+
+
+def knobs(rng):
+    # fee: a fixed installation fee paid for every cable laid; base: towns are
+    # numbered from 0 or from 1
+    return {"fee": rng.randint(1, 500), "base": rng.choice((0, 1))}
 
 
 FAMILY = Family(
     slug="spanning-tree-weight",
     title="Cheapest network",
     difficulty="hard",
-    statements=("""\
-n towns and m possible cables "u v w" (cost w, either direction; loops and
-repeated pairs may occur). The cables can connect all towns. Print the least
-total cost that connects every town.
+    knobs=knobs,
+    statements=(
+        """\
+n towns, numbered from $base, and m possible cables "u v w" (cost w, either
+direction; loops and repeated pairs may occur). Laying a cable also costs a
+fixed installation fee of $fee on top of its cost w. The cables can connect all
+towns. Print the least total cost that connects every town.
 
 Input: n and m; then m lines "u v w".
 Output: the least cost.
-Constraints: 2 <= n <= 100000, n - 1 <= m <= 200000, 1 <= w <= 1000.""",),
+Constraints: 2 <= n <= 100000, n - 1 <= m <= 200000, 1 <= w <= 1000.""",
+        """\
+Every town must be joined to every other, directly or through other towns, by
+cables. There are n towns, numbered consecutively starting from $base, and m
+candidate cables; candidate "u v w" links towns u and v and costs w, plus an
+installation fee of $fee per cable that is actually laid. Loops and parallel
+candidates may appear; using all candidates connects every town. What is the
+minimum total cost?
+
+Input: the first line has n and m; then m lines with u, v and w.
+Output: one integer, the minimum cost.
+Constraints: 2 <= n <= 100000, n - 1 <= m <= 200000, 1 <= w <= 1000.""",
+    ),
     efficient="""\
 import sys
 
@@ -42,14 +73,14 @@ for w, u, v in edges:
     a, b = find(u), find(v)
     if a != b:
         parent[a] = b
-        total += w
+        total += w + $fee
 print(total)
 """,
     slow="""\
 n, m = map(int, input().split())
 edges = [tuple(map(int, input().split())) for _ in range(m)]
 in_tree = [False] * (n + 1)
-in_tree[1] = True
+in_tree[$base] = True
 total = 0
 for _ in range(n - 1):
     best = None
@@ -57,7 +88,7 @@ for _ in range(n - 1):
         if in_tree[u] != in_tree[v] and (best is None or w < best[2]):
             best = (u, v, w)
     in_tree[best[0]] = in_tree[best[1]] = True
-    total += best[2]
+    total += best[2] + $fee
 print(total)
 """,
     buggy="""\
@@ -71,8 +102,8 @@ for i in range(m):
     for town in (u, v):
         if u != v:
             cheapest[town] = min(cheapest.get(town, w), w)
-print(sum(sorted(cheapest.values())[: n - 1]))
+print(sum(sorted(cheapest.values())[: n - 1]) + $fee * (n - 1))
 """,
     generate=generate,
-    edge_cases=("4 5\n1 2 1\n2 3 2\n3 4 1\n1 4 5\n1 3 3\n", "2 2\n1 1 1\n1 2 7\n"),
+    edge_cases=edge_cases,
 )

@@ -1,41 +1,65 @@
 from codefrontier.suite.gen import ints
 from codefrontier.suite.spec import Family
 
+
+def knobs(rng):
+    # a broker's fee charged once per trade, subtracted from the profit
+    return {"fee": rng.randint(1, 2000)}
+
+
 FAMILY = Family(
     slug="stock-profit",
     title="Best time to buy and sell",
     difficulty="easy",
     kind="call",
-    func_names=("maxProfit",),
-    starter_code="class Solution:\n    def maxProfit(self, prices: List[int]) -> int:\n        ",
-    statements=("""\
+    knobs=knobs,
+    func_names=("maxProfit", "bestProfit", "maxGain", "singleTradeProfit"),
+    starter_code="class Solution:\n    def ${func}(self, prices: List[int]) -> int:\n        ",
+    statements=(
+        """\
 prices[i] is a stock's price on day i. Buy on one day and sell on a later day;
-return the largest profit, or 0 if no trade makes money.
+the broker charges a fee of $fee for the trade. Return the largest profit
+(selling price minus buying price minus $fee), or 0 if no trade makes money.
 
-Constraints: 1 <= len(prices) <= 10^5, 0 <= prices[i] <= 10^4.""",),
+Constraints: 1 <= len(prices) <= 10^5, 0 <= prices[i] <= 10^4.""",
+        """\
+You may make at most one trade: buy one share on some day and sell it on a
+strictly later day, where prices[i] is the price on day i. Each trade costs a
+fixed fee of $fee. Return the best net gain you can achieve; if every trade
+would gain nothing or lose money, return 0 (don't trade).
+
+Constraints: 1 <= len(prices) <= 10^5, 0 <= prices[i] <= 10^4.""",
+        """\
+Given daily prices, choose days i < j to buy and sell so that
+prices[j] - prices[i] - $fee is as large as possible ($fee is the trading fee).
+Return that maximum, or 0 when it is not positive.
+
+Constraints: 1 <= len(prices) <= 10^5, 0 <= prices[i] <= 10^4.""",
+    ),
     efficient="""\
 class Solution:
-    def maxProfit(self, prices: List[int]) -> int:
+    def ${func}(self, prices: List[int]) -> int:
         lowest, best = prices[0], 0
         for p in prices:
             lowest = min(lowest, p)
-            best = max(best, p - lowest)
+            best = max(best, p - lowest - $fee)
         return best
 """,
     slow="""\
 class Solution:
-    def maxProfit(self, prices: List[int]) -> int:
+    def ${func}(self, prices: List[int]) -> int:
         best = 0
         for i in range(len(prices)):
             for j in range(i + 1, len(prices)):
-                best = max(best, prices[j] - prices[i])
+                best = max(best, prices[j] - prices[i] - $fee)
         return best
 """,
     buggy="""\
 class Solution:
-    def maxProfit(self, prices: List[int]) -> int:
-        return max(prices) - min(prices)
+    def ${func}(self, prices: List[int]) -> int:
+        return max(0, max(prices) - min(prices) - $fee)
 """,
     generate=lambda rng, n, knobs: (ints(rng, n, 0, 10000),),
-    edge_cases=(([7, 1, 5, 3, 6, 4],), ([7, 6, 4, 3, 1],), ([3],)),
+    edge_cases=lambda knobs: (([7, 1, 5, 3, 6, 4],), ([7, 6, 4, 3, 1],), ([3],),
+                              ([1, 1 + knobs["fee"]],), ([2, 1, 3 + knobs["fee"]],)),
 )

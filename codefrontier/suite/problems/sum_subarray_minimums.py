@@ -1,22 +1,42 @@
 from codefrontier.suite.gen import ints
 from codefrontier.suite.spec import Family
 
+
+def knobs(rng):
+    # the modulus of the answer (the true sum reaches 10^14)
+    return {"m": rng.randint(10**8, 2 * 10**9)}
+
+
 FAMILY = Family(
     slug="sum-subarray-minimums",
     title="Sum of subarray minimums",
     difficulty="hard",
     kind="call",
-    func_names=("sumSubarrayMins",),
-    starter_code="class Solution:\n    def sumSubarrayMins(self, arr: List[int]) -> int:\n        ",
-    statements=("""\
-Return the sum of min(b) over every contiguous subarray b of arr, modulo
-10^9 + 7.
+    knobs=knobs,
+    func_names=("sumSubarrayMins", "sumOfMinimums", "subarrayMinTotal", "subarrayMinsSum"),
+    starter_code="class Solution:\n    def ${func}(self, arr: List[int]) -> int:\n        ",
+    statements=(
+        """\
+Return the sum of min(b) over every contiguous subarray b of arr,
+modulo $m.
 
-Constraints: 1 <= len(arr) <= 10^5, 1 <= arr[i] <= 3 * 10^4.""",),
+Constraints: 1 <= len(arr) <= 10^5, 1 <= arr[i] <= 3 * 10^4.""",
+        """\
+For each non-empty contiguous subarray of arr, take its smallest element. Add
+all these minima together and return the total modulo $m (the total itself can
+be very large).
+
+Constraints: 1 <= len(arr) <= 10^5, 1 <= arr[i] <= 3 * 10^4.""",
+        """\
+Let S be the sum, over all pairs i <= j, of min(arr[i], ..., arr[j]). Return
+S mod $m.
+
+Constraints: 1 <= len(arr) <= 10^5, 1 <= arr[i] <= 3 * 10^4.""",
+    ),
     efficient="""\
 class Solution:
-    def sumSubarrayMins(self, arr: List[int]) -> int:
-        mod = 10**9 + 7
+    def ${func}(self, arr: List[int]) -> int:
+        mod = $m
         n = len(arr)
         left, right = [0] * n, [0] * n
         stack = []
@@ -35,19 +55,19 @@ class Solution:
 """,
     slow="""\
 class Solution:
-    def sumSubarrayMins(self, arr: List[int]) -> int:
+    def ${func}(self, arr: List[int]) -> int:
         total = 0
         for i in range(len(arr)):
             low = arr[i]
             for j in range(i, len(arr)):
                 low = min(low, arr[j])
                 total += low
-        return total % (10**9 + 7)
+        return total % $m
 """,
     buggy="""\
 class Solution:
-    def sumSubarrayMins(self, arr: List[int]) -> int:
-        mod = 10**9 + 7
+    def ${func}(self, arr: List[int]) -> int:
+        mod = $m
         n = len(arr)
         left, right = [0] * n, [0] * n
         stack = []

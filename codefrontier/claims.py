@@ -1,0 +1,196 @@
+"""Checking the headline claims on a run's own tables: does this run show a frontier?
+
+For every model × setting with a merge curve (the `all` rows of the frontier table):
+
+- **endpoints differ**: every merge's parents differ (`delta_norm` > 0 in its
+  provenance), so RL moved the weights;
+- **endpoints separate**: the optimization-failure rate of the low-coverage endpoint
+  minus the high-coverage one is at least 5 points and 2 standard errors;
+- **interpolation traces the trade-off**: across at least five α in [0, 1] (the
+  endpoints are α = 0 and 1), the optimization-failure rate falls as α rises
+  (Spearman ρ ≤ −0.8);
+- **extrapolation is measured**: α below 0 and above 1 are in the table, and some
+  extrapolated α reaches an optimization- or correctness-failure rate outside the
+  range of both endpoints; which side continues the trade-off and where it degrades
+  is described;
+- **in reach**: every checkpoint with α in [0, 1] solves at least 10% of samples
+  and has under 25% format errors;
+- **ensembles**: the interpolation + extrapolation pool against the best single
+  checkpoint at every budget (gain and its bootstrap interval), and the problems
+  only extrapolated checkpoints solve (reported, no threshold).
+
+The result is a Markdown report; a claim that does not hold is reported with its
+figures, never hidden. Indistinguishable endpoints also raise a warning.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pandas as pd
+
+SEPARATION_POINTS = 0.05
+SEPARATION_STANDARD_ERRORS = 2.0
+MIN_INTERPOLATION_POINTS = 5
+MAX_SPEARMAN = -0.8
+MIN_CORRECT = 0.10
+MAX_FORMAT_ERRORS = 0.25
+RATES = ("correct", "optimization_failure", "correctness_failure", "format_error")
+
+
+@dataclass(frozen=True)
+class Claim:
+    name: str
+    holds: bool | None  # None: could not be checked (missing points)
+    detail: str
+
+    def line(self) -> str:
+        mark = {True: "holds", False: "DOES NOT HOLD", None: "not checked"}[self.holds]
+        return f"- **{self.name}**: {mark}. {self.detail}"
+
+
+def spearman(x: pd.Series, y: pd.Series) -> float:
+    """Rank correlation (Pearson's r of the ranks, ties averaged)."""
+    return float(x.rank().corr(y.rank()))
+
+
+def _rate(row: pd.Series, outcome: str) -> str:
+    se = row.get(f"se_{outcome}", math.nan)
+    return f"{row[f'rate_{outcome}']:.3f} ± {se:.3f}"
+
+
+def curve_points(rows: pd.DataFrame) -> pd.DataFrame:
+    """The checkpoints on the α curve (merges and the endpoints at 0 and 1), by α."""
+    return rows[rows["alpha"].notna()].sort_values("alpha")
+
+
+def endpoints_differ(model: str, setting: str, delta_norms: dict) -> Claim:
+    norms = {ckpt: norm for (m, s, ckpt), norm in delta_norms.items()
+             if (m, s) == (model, setting)}
+    if not norms:
+        return Claim("endpoints differ", None, "no merge provenance given")
+    zero = sorted(ckpt for ckpt, norm in norms.items() if not norm > 0)
+    smallest = min(norms.values())
+    return Claim("endpoints differ", not zero,
+                 f"‖θ_high − θ_low‖ = {smallest:.4g} in the merges' provenance"
+                 + (f"; zero for {', '.join(zero)}: RL left both endpoints equal" if zero else ""))
+
+
+def endpoints_separate(low: pd.Series, high: pd.Series) -> Claim:
+    difference = low["rate_optimization_failure"] - high["rate_optimization_failure"]
+    se = math.hypot(low["se_optimization_failure"], high["se_optimization_failure"])
+    holds = difference >= SEPARATION_POINTS and difference >= SEPARATION_STANDARD_ERRORS * se
+    return Claim("endpoints separate", bool(holds),
+                 f"optimization failures {low['checkpoint']} {_rate(low, 'optimization_failure')}"
+                 f" vs {high['checkpoint']} {_rate(high, 'optimization_failure')}: difference "
+                 f"{100 * difference:+.1f} points = {difference / se if se else math.inf:.1f} SE "
+                 f"(needs ≥ {100 * SEPARATION_POINTS:.0f} points and ≥ "
+                 f"{SEPARATION_STANDARD_ERRORS:g} SE)")
+
+
+def interpolation_trend(curve: pd.DataFrame) -> Claim:
+    inside = curve[(curve["alpha"] >= 0) & (curve["alpha"] <= 1)]
+    if len(inside) < MIN_INTERPOLATION_POINTS:
+        return Claim("interpolation traces the trade-off", None,
+                     f"{len(inside)} α in [0, 1], needs {MIN_INTERPOLATION_POINTS}")
+    rho = spearman(inside["alpha"], inside["rate_optimization_failure"])
+    series = ", ".join(f"α={a:g}: {r:.3f}" for a, r in
+                       zip(inside["alpha"], inside["rate_optimization_failure"], strict=True))
+    return Claim("interpolation traces the trade-off", bool(rho <= MAX_SPEARMAN),
+                 f"Spearman ρ(α, optimization failures) = {rho:.2f} over {len(inside)} α "
+                 f"(needs ≤ {MAX_SPEARMAN}): {series}")
+
+
+def extrapolation(curve: pd.DataFrame, low: pd.Series, high: pd.Series) -> Claim:
+    below, above = curve[curve["alpha"] < 0], curve[curve["alpha"] > 1]
+    if below.empty or above.empty:
+        return Claim("extrapolation is measured", None, "needs α below 0 and above 1")
+    notes, outside = [], False
+    for outcome in ("optimization_failure", "correctness_failure"):
+        ends = (low[f"rate_{outcome}"], high[f"rate_{outcome}"])
+        for _, row in pd.concat([below, above]).iterrows():
+            rate = row[f"rate_{outcome}"]
+            if rate < min(ends) or rate > max(ends):
+                outside = True
+                side = "below" if rate < min(ends) else "above"
+                notes.append(f"α={row['alpha']:g} {outcome.replace('_', ' ')}s "
+                             f"{_rate(row, outcome)}, {side} both endpoints")
+    shape = "; ".join(
+        f"α={row['alpha']:g}: correct {row['rate_correct']:.3f}, optimization "
+        f"{row['rate_optimization_failure']:.3f}, correctness "
+        f"{row['rate_correctness_failure']:.3f}, format {row['rate_format_error']:.3f}"
+        for _, row in pd.concat([below, above]).iterrows())
+    return Claim("extrapolation is measured", outside,
+                 ("; ".join(notes) if notes else "every extrapolated rate lies between the "
+                  "endpoints'") + f". Extrapolated points: {shape}")
+
+
+def in_reach(curve: pd.DataFrame) -> Claim:
+    inside = curve[(curve["alpha"] >= 0) & (curve["alpha"] <= 1)]
+    if inside.empty:
+        return Claim("in reach of the model", None, "no α in [0, 1]")
+    weak = inside[(inside["rate_correct"] < MIN_CORRECT)
+                  | (inside["rate_format_error"] >= MAX_FORMAT_ERRORS)]
+    worst = (f"lowest correct {inside['rate_correct'].min():.3f}, highest format errors "
+             f"{inside['rate_format_error'].max():.3f}")
+    return Claim("in reach of the model", weak.empty,
+                 f"{worst} over α in [0, 1] (needs correct ≥ {MIN_CORRECT:.2f}, format errors "
+                 f"< {MAX_FORMAT_ERRORS:.2f})"
+                 + (f"; short: {', '.join(weak['checkpoint'])}" if not weak.empty else ""))
+
+
+def ensemble_summary(ensemble: pd.DataFrame, model: str, setting: str) -> Claim:
+    rows = ensemble[(ensemble["model"] == model) & (ensemble["setting"] == setting)]
+    pool = rows[rows["pool"] == "interpolation+extrapolation"].sort_values("k")
+    only = rows[rows["pool"] == "only-extrapolated"]
+    if pool.empty:
+        return Claim("ensembles", None, "no interpolation + extrapolation pool")
+    gains = "; ".join(
+        f"k={int(r['k'])}: {r['pass_at_k']:.3f} vs best single {r['pass_at_k'] - r['gain_over_best']:.3f}"
+        f" ({r['gain_over_best']:+.3f}, 95% CI {r['gain_low']:+.3f} to {r['gain_high']:+.3f})"
+        for _, r in pool.iterrows() if pd.notna(r["pass_at_k"]))
+    solved = list(only["solved"].iloc[0]) if not only.empty else []
+    return Claim("ensembles", None,
+                 f"interpolation + extrapolation pool vs the best single checkpoint at equal "
+                 f"budget: {gains}. Problems only extrapolated checkpoints solve: "
+                 f"{len(solved)}" + (f" ({', '.join(solved[:5])}{' …' if len(solved) > 5 else ''})"
+                                     if solved else ""))
+
+
+def indistinguishable(low: pd.Series, high: pd.Series, delta: Claim) -> bool:
+    """The endpoints show no RL effect: equal weights, or every rate within 2 SE."""
+    if delta.holds is False:
+        return True
+    return all(abs(low[f"rate_{o}"] - high[f"rate_{o}"])
+               < SEPARATION_STANDARD_ERRORS * math.hypot(low[f"se_{o}"], high[f"se_{o}"])
+               for o in RATES)
+
+
+def check(frontier: pd.DataFrame, ensemble: pd.DataFrame,
+          delta_norms: dict[tuple[str, str, str], float]) -> tuple[str, list[str]]:
+    """The Markdown report and the warnings."""
+    table = frontier[frontier["difficulty"] == "all"]
+    sections, warnings = [], []
+    for (model, setting), rows in table.groupby(["model", "setting"], sort=True):
+        curve = curve_points(rows)
+        ends = curve[curve["kind"] == "rl"]
+        low, high = (ends[ends["alpha"] == a] for a in (0.0, 1.0))
+        if low.empty or high.empty:
+            sections.append(f"## {model} / {setting}\n\nno merge curve: nothing to check\n")
+            continue
+        low, high = low.iloc[0], high.iloc[0]
+        delta = endpoints_differ(model, setting, delta_norms)
+        claims = [delta, endpoints_separate(low, high), interpolation_trend(curve),
+                  extrapolation(curve, low, high), in_reach(curve),
+                  ensemble_summary(ensemble, model, setting)]
+        if indistinguishable(low, high, delta):
+            warnings.append(f"{model}/{setting}: the RL endpoints {low['checkpoint']} and "
+                            f"{high['checkpoint']} are indistinguishable (equal weights or every "
+                            f"rate within 2 standard errors): this run shows no frontier")
+        sections.append(f"## {model} / {setting}\n\n" + "\n".join(c.line() for c in claims)
+                        + "\n")
+    header = "# Claims checked on this run\n\n"
+    if warnings:
+        header += "".join(f"**WARNING** {w}\n\n" for w in warnings)
+    return header + "\n".join(sections), warnings

@@ -1,0 +1,132 @@
+"""Ensembles of checkpoints at an equal sample budget: the ensemble table.
+
+For every model × setting and every budget k (1, 2, 4, … samples per problem), the
+pooled pass@k of each pool of checkpoints (`metrics.pooled_pass_at_k`) next to the
+best single checkpoint at the same k, with the gain over it and a bootstrap interval
+over problems. Schema: ENSEMBLE_SCHEMA (docs/results.md).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+import pyarrow as pa
+
+from codefrontier.frontier import Checkpoint, correct_counts, is_alpha
+from codefrontier.metrics import most_draws_per_member, pooled_pass_at_k
+
+BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_SEED = 0
+
+ENSEMBLE_SCHEMA = pa.schema([
+    ("model", pa.string()), ("setting", pa.string()),
+    ("pool", pa.string()),            # single:<ckpt> | best-single | interpolation | ...
+    ("members", pa.list_(pa.string())),
+    ("k", pa.int64()), ("pass_at_k", pa.float64()), ("problems", pa.int64()),
+    # pass_at_k minus the best single checkpoint's at the same k, and its 95% bootstrap
+    # interval over problems (resampled with replacement; the best checkpoint held fixed)
+    ("gain_over_best", pa.float64()), ("gain_low", pa.float64()), ("gain_high", pa.float64()),
+    ("solved", pa.list_(pa.string())),            # problems with a correct sample in the pool
+    ("solved_beyond_best", pa.list_(pa.string())),  # ... that the best single one misses
+])
+
+
+def pools_for(names: list[str], low: str | None, high: str | None) -> dict[str, list[str]]:
+    """The pools compared at equal budget (each present only when it has members); the
+    RL endpoints are the α curve's points at 0 and 1."""
+    alphas = {n: float(n[1:]) for n in names if is_alpha(n)}
+    if low and high and {f"rl-{low}", f"rl-{high}"} <= set(names):
+        alphas |= {f"rl-{low}": 0.0, f"rl-{high}": 1.0}
+    pools = {f"single:{n}": [n] for n in names}
+    inside = sorted((n for n, a in alphas.items() if 0 <= a <= 1), key=alphas.get)
+    everything = sorted(alphas, key=alphas.get)
+    if inside:
+        pools["interpolation"] = inside
+    if len(everything) > len(inside):
+        pools["interpolation+extrapolation"] = everything
+    endpoints = [f"rl-{r}" for r in (low, high) if r and f"rl-{r}" in names]
+    if len(endpoints) == 2:
+        pools["rl-endpoints"] = endpoints
+    return pools
+
+
+def budgets(n: int) -> list[int]:
+    """1, 2, 4, ... up to n samples per problem, and n itself."""
+    ks, k = [], 1
+    while k < n:
+        ks.append(k)
+        k *= 2
+    return [*ks, n]
+
+
+def bootstrap_interval(differences: np.ndarray, resamples: int = BOOTSTRAP_RESAMPLES,
+                       seed: int = BOOTSTRAP_SEED) -> tuple[float, float]:
+    """95% percentile interval of the mean of per-problem differences, problems drawn
+    with replacement."""
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(differences), size=(resamples, len(differences)))
+    low, high = np.percentile(differences[picks].mean(axis=1), [2.5, 97.5])
+    return float(low), float(high)
+
+
+def ensemble_rows(checkpoints: list[Checkpoint],
+                  endpoints: dict[str, tuple[str, str]] | None = None) -> list[dict]:
+    rows = []
+    groups: dict[tuple[str, str], dict[str, Checkpoint]] = defaultdict(dict)
+    for ckpt in checkpoints:
+        groups[(ckpt.model, ckpt.setting)][ckpt.name] = ckpt
+    for (model, setting), by_name in sorted(groups.items()):
+        low, high = (endpoints or {}).get(model, (None, None))
+        rows += _group_rows(model, setting, by_name, low, high)
+    return rows
+
+
+def _group_rows(model: str, setting: str, by_name: dict[str, Checkpoint], low: str | None,
+                high: str | None) -> list[dict]:
+    counts = {name: correct_counts(ckpt) for name, ckpt in by_name.items()}
+    problems = sorted(set().union(*[c.keys() for c in counts.values()]))
+    n_min = min(n for c in counts.values() for n, _ in c.values())
+    pools = pools_for(sorted(by_name), low, high)
+    solved = {name: {p for p, (_, c) in counts[name].items() if c > 0} for name in by_name}
+    base = {"model": model, "setting": setting, "problems": len(problems)}
+    rows = []
+    for k in budgets(n_min):
+        per_problem = {name: _per_problem(counts, [name], problems, k) for name in by_name}
+        best = max(per_problem, key=lambda name: (per_problem[name].mean(), name))
+        for pool, members in {**pools, "best-single": [best]}.items():
+            values = _per_problem(counts, members, problems, k) if _budget_fits(
+                members, k, counts) else None
+            pool_solved = set().union(*[solved[m] for m in members])
+            rows.append({**base, "pool": pool, "members": members, "k": k,
+                         **_gain(values, per_problem[best]),
+                         "solved": sorted(pool_solved),
+                         "solved_beyond_best": sorted(pool_solved - solved[best])})
+    extrapolated = [n for n in by_name if is_alpha(n) and not 0 <= float(n[1:]) <= 1]
+    if extrapolated:
+        others = set().union(*[solved[n] for n in by_name if n not in extrapolated])
+        only = set().union(*[solved[n] for n in extrapolated]) - others
+        rows.append({**base, "pool": "only-extrapolated", "members": sorted(extrapolated),
+                     "k": None, "pass_at_k": None, "gain_over_best": None, "gain_low": None,
+                     "gain_high": None, "solved": sorted(only), "solved_beyond_best": []})
+    return rows
+
+
+def _per_problem(counts: dict, members: list[str], problems: list[str], k: int) -> np.ndarray:
+    return np.array([pooled_pass_at_k([counts[m][p] for m in members], k) for p in problems])
+
+
+def _gain(values: np.ndarray | None, best: np.ndarray) -> dict:
+    if values is None:
+        return {"pass_at_k": None, "gain_over_best": None, "gain_low": None, "gain_high": None}
+    differences = values - best
+    low, high = bootstrap_interval(differences)
+    return {"pass_at_k": float(values.mean()), "gain_over_best": float(differences.mean()),
+            "gain_low": low, "gain_high": high}
+
+
+def _budget_fits(members: list[str], k: int, counts: dict) -> bool:
+    """Whether every member can supply ⌈k/m⌉ samples on every problem: any of them may
+    be among those drawing the k mod m extra samples."""
+    most = most_draws_per_member(k, len(members))
+    return all(most <= min(n for n, _ in counts[m].values()) for m in members)

@@ -1,0 +1,73 @@
+"""The headline claims, checked on crafted frontier and ensemble tables."""
+
+import pandas as pd
+import pytest
+
+from codefrontier.claims import check, spearman
+
+
+def row(checkpoint, kind, alpha, correct, optimization, correctness, se=0.02):
+    rates = {"correct": correct, "optimization_failure": optimization,
+             "correctness_failure": correctness,
+             "format_error": round(1 - correct - optimization - correctness, 6)}
+    return {"model": "tiny", "setting": "reasoning", "checkpoint": checkpoint, "kind": kind,
+            "alpha": alpha, "difficulty": "all",
+            **{f"rate_{k}": v for k, v in rates.items()}, **{f"se_{k}": se for k in rates}}
+
+
+FRONTIER = pd.DataFrame([
+    row("sft", "sft", None, 0.20, 0.30, 0.45),
+    row("a-0.5", "merge", -0.5, 0.05, 0.35, 0.55),
+    row("rl-k2", "rl", 0.0, 0.15, 0.40, 0.40),
+    row("a0.25", "merge", 0.25, 0.22, 0.30, 0.42),
+    row("a0.5", "merge", 0.5, 0.28, 0.22, 0.45),
+    row("a0.75", "merge", 0.75, 0.33, 0.14, 0.48),
+    row("rl-kinf", "rl", 1.0, 0.38, 0.07, 0.50),
+    row("a1.5", "merge", 1.5, 0.25, 0.02, 0.65),
+])
+ENSEMBLE = pd.DataFrame([
+    {"model": "tiny", "setting": "reasoning", "pool": "interpolation+extrapolation",
+     "members": ["a-0.5", "a1.5"], "k": 1, "pass_at_k": 0.30, "gain_over_best": -0.08,
+     "gain_low": -0.12, "gain_high": -0.04, "solved": [], "solved_beyond_best": []},
+    {"model": "tiny", "setting": "reasoning", "pool": "only-extrapolated",
+     "members": ["a-0.5", "a1.5"], "k": None, "pass_at_k": None, "gain_over_best": None,
+     "gain_low": None, "gain_high": None, "solved": ["bundled/x/eval-0"],
+     "solved_beyond_best": []},
+])
+NORMS = {("tiny", "reasoning", name): 1.5 for name in ("a-0.5", "a0.25", "a0.5", "a0.75", "a1.5")}
+
+
+def test_a_run_with_a_frontier_passes_every_claim():
+    report, warnings = check(FRONTIER, ENSEMBLE, NORMS)
+    assert warnings == []
+    assert report.count(": holds.") == 5 and "DOES NOT HOLD" not in report
+    assert "Spearman ρ(α, optimization failures) = -1.00 over 5 α" in report
+    assert "α=1.5 optimization failures 0.020 ± 0.020, below both endpoints" in report
+    assert "Problems only extrapolated checkpoints solve: 1" in report
+
+
+def test_equal_endpoints_are_a_loud_warning():
+    dead = FRONTIER.copy()
+    for column in [c for c in dead if c.startswith("rate_")]:
+        dead[column] = FRONTIER.loc[2, column]  # every checkpoint = rl-k2
+    report, warnings = check(dead, ENSEMBLE, {key: 0.0 for key in NORMS})
+    assert len(warnings) == 1 and "indistinguishable" in warnings[0]
+    assert report.startswith("# Claims checked on this run\n\n**WARNING**")
+    assert "**endpoints differ**: DOES NOT HOLD" in report
+    assert "**endpoints separate**: DOES NOT HOLD" in report
+
+
+def test_separation_needs_both_points_and_standard_errors():
+    noisy = FRONTIER.assign(se_optimization_failure=0.15)
+    report, _ = check(noisy, ENSEMBLE, NORMS)
+    assert "**endpoints separate**: DOES NOT HOLD" in report  # 33 points but 1.6 SE
+
+
+def test_too_few_alphas_cannot_be_checked():
+    report, _ = check(FRONTIER[~FRONTIER["checkpoint"].isin(["a0.25", "a0.75"])], ENSEMBLE, NORMS)
+    assert "**interpolation traces the trade-off**: not checked. 3 α in [0, 1]" in report
+
+
+def test_spearman_is_the_rank_correlation():
+    assert spearman(pd.Series([0, 1, 2, 3]), pd.Series([9, 4, 1, 0])) == -1.0
+    assert spearman(pd.Series([0, 1, 2, 3]), pd.Series([1, 3, 2, 4])) == pytest.approx(0.8)
