@@ -262,6 +262,13 @@ def _claims(args: argparse.Namespace) -> int:
     return 0
 
 
+def _timings(args: argparse.Namespace) -> int:
+    from codefrontier.timings import render, stage_times
+
+    print(render(stage_times(args.benchmarks)))
+    return 0
+
+
 def _plots(args: argparse.Namespace) -> int:
     from codefrontier.plots import write_plots
 
@@ -427,6 +434,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="merged checkpoint folders (their provenance gives ‖θ_high − θ_low‖)")
     claims.add_argument("--out", required=True, help="the report (.md)")
     claims.set_defaults(handler=_claims)
+    timings = commands.add_parser(
+        "timings", help="where a workflow run's time went, per stage (from its benchmark files)")
+    timings.add_argument("benchmarks", nargs="?", default="results/benchmarks")
+    timings.set_defaults(handler=_timings)
     plots = commands.add_parser("plots", help="Altair charts (.html and .png)")
     plots.add_argument("--frontier", required=True)
     plots.add_argument("--ensemble", required=True)
