@@ -7,7 +7,8 @@ ANSWERS = (("YES", "NO"), ("Yes", "No"), ("balanced", "unbalanced"), ("1", "0"),
 
 def generate(rng, n, knobs):
     # Deeply nested balanced strings (depth about n/3, which is what makes naive
-    # pair-removal quadratic), half of them with one character changed.
+    # pair-removal quadratic); a quarter get one character changed, a quarter two
+    # neighbours swapped.
     pairs = knobs["pairs"]
     closer = {pairs[i]: pairs[i + 1] for i in (0, 2, 4)}
     stack, out = [], []
@@ -19,8 +20,12 @@ def generate(rng, n, knobs):
             stack.append(opener)
             out.append(opener)
     out.extend(closer[o] for o in reversed(stack))
-    if rng.random() < 0.5 and out:
+    chance = rng.random()
+    if chance < 0.25 and out:
         out[rng.randrange(len(out))] = rng.choice(pairs)
+    elif chance < 0.5 and len(out) > 1:  # a swap keeps the counts of every character
+        i = rng.randrange(len(out) - 1)
+        out[i], out[i + 1] = out[i + 1], out[i]
     return "".join(out) + "\n"
 
 

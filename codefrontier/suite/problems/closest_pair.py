@@ -95,5 +95,6 @@ print(min((points[i + 1][0] - points[i][0]) ** 2 + $w * (points[i + 1][1] - poin
           for i in range(n - 1)))
 """,
     generate=generate,
-    edge_cases=("4\n0 0\n5 5\n1 4\n9 0\n", "2\n0 0\n3 4\n", "3\n0 0\n0 10\n1 5\n"),
+    edge_cases=("4\n0 0\n5 5\n1 4\n9 0\n", "2\n0 0\n3 4\n", "3\n0 0\n0 10\n1 5\n",
+                "3\n0 0\n1 100\n2 0\n"),
 )

@@ -2,21 +2,14 @@ from codefrontier.suite.spec import Family
 
 
 def generate(rng, n, knobs):
-    m = max(n, knobs["k"])
+    m = n
     rows = [f"{rng.randint(1, n)} {rng.randint(1, n)}" for _ in range(m)]
     return f"{n} {m}\n" + "\n".join(rows) + "\n"
 
 
 def knobs(rng):
-    # the count is reported after every k-th road only (roads k, 2k, 3k, ...)
-    return {"k": rng.randint(2, 9)}
-
-
-def edge_cases(knobs):
-    k = knobs["k"]
-    return (f"4 {k}\n" + "1 2\n3 4\n" + "2 1\n" * (k - 2),
-            f"3 {k + 1}\n" + "1 1\n" * k + "2 3\n",
-            f"5 {2 * k}\n" + "1 2\n2 3\n3 1\n4 5\n" + "5 4\n" * (2 * k - 4))
+    # the price of one power station: the answer is the number of groups times c
+    return {"c": rng.randint(2, 99)}
 
 
 FAMILY = Family(
@@ -27,21 +20,28 @@ FAMILY = Family(
     statements=(
         """\
 n towns start disconnected. Roads open one at a time, each joining two towns.
-After every $k-th road (roads $k, 2*$k, 3*$k, ...) print the number of
-connected groups of towns.
+Every connected group of towns needs its own power station, which costs $c.
+After each road opens, print the total cost of the stations needed.
 
 Input: n and m; then m lines "u v" (towns are numbered 1 to n).
-Output: the floor(m / $k) counts on one line, separated by spaces.
-Constraints: 1 <= n <= 100000, $k <= m <= 100000.""",
+Output: m integers on one line.
+Constraints: 1 <= n, m <= 100000.""",
         """\
 There are n towns (1..n) and no roads. Then m roads are built in the given
-order; road i joins towns u_i and v_i. A report is published each time the
-number of roads built so far is a multiple of $k: it states how many connected
-groups the towns form at that moment. Print all reports.
+order; road i joins towns u_i and v_i. After each road, report $c times the
+number of connected groups the towns form at that moment.
 
 Input: the first line holds n and m; each of the next m lines holds "u v".
-Output: the reports on one line, separated by spaces (floor(m / $k) numbers).
-Constraints: 1 <= n <= 100000, $k <= m <= 100000.""",
+Output: the m reports on one line, separated by spaces.
+Constraints: 1 <= n, m <= 100000.""",
+        """\
+Each group of towns linked by roads (directly or through other towns) pays a
+fee of $c. Initially none of the n towns are linked; m roads then open one after
+another. Print the total fee after every road opens.
+
+Input: n and m; then m lines "u v", the towns a road joins (numbered from 1).
+Output: m integers on one line.
+Constraints: 1 <= n, m <= 100000.""",
     ),
     efficient="""\
 import sys
@@ -63,8 +63,7 @@ for i in range(m):
     if a != b:
         parent[a] = b
         groups -= 1
-    if (i + 1) % $k == 0:
-        out.append(groups)
+    out.append(groups * $c)
 print(" ".join(map(str, out)))
 """,
     slow="""\
@@ -80,8 +79,7 @@ for i in range(m):
             if label[town] == a:
                 label[town] = b
         groups -= 1
-    if (i + 1) % $k == 0:
-        out.append(groups)
+    out.append(groups * $c)
 print(*out)
 """,
     buggy="""\
@@ -97,10 +95,9 @@ for i in range(m):
     if parent[u] != parent[v]:
         parent[u] = parent[v]
         groups -= 1
-    if (i + 1) % $k == 0:
-        out.append(groups)
+    out.append(groups * $c)
 print(" ".join(map(str, out)))
 """,
     generate=generate,
-    edge_cases=edge_cases,
+    edge_cases=("4 3\n1 2\n3 4\n2 1\n", "3 2\n1 1\n2 3\n", "5 4\n1 2\n2 3\n3 1\n4 5\n"),
 )

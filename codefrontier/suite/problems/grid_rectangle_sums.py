@@ -2,8 +2,10 @@ from codefrontier.suite.spec import Family
 
 
 def generate(rng, n, knobs):
-    side = max(1, int((n / 2) ** 0.5))
-    rows = [" ".join(str(rng.randint(0, 99)) for _ in range(side)) for _ in range(side)]
+    # half of the cells below the threshold t, half at or above it
+    side, t = max(1, int((n / 2) ** 0.5)), knobs["t"]
+    rows = [" ".join(str(rng.choice((rng.randint(0, t - 1), rng.randint(t, 99))))
+                     for _ in range(side)) for _ in range(side)]
     queries = []
     for _ in range(max(1, n // 2)):
         r1, c1 = rng.randint(1, max(1, side // 4)), rng.randint(1, max(1, side // 4))

@@ -9,7 +9,8 @@ def generate(rng, n, knobs):
 def knobs(rng):
     # the rank of the minimum (k counted from 0 or from 1), and the modulus m: values
     # are ranked by their remainder modulo m (large, so remainders rarely repeat)
-    return {"base": rng.choice((0, 1)), "m": rng.randint(100_000, 999_999)}
+    base, m = rng.choice((0, 1)), rng.randint(100_000, 999_999)
+    return {"base": base, "m": m, "top": m - 1, "last": "n" if base else "n - 1"}
 
 
 def edge_cases(knobs):
@@ -24,21 +25,21 @@ FAMILY = Family(
     knobs=knobs,
     statements=(
         """\
-Replace each of n integers by its remainder modulo $m (a value from 0 to
-$m - 1), then print the k-th smallest remainder (k = $base is the minimum; equal
+Replace each of n integers by its remainder modulo $m (a value from 0 to $top),
+then print the k-th smallest remainder (k = $base is the minimum; equal
 values count separately).
 
 Input: n and k; then the n integers.
 Output: the k-th smallest remainder.
-Constraints: $base <= k <= n - 1 + $base, 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: $base <= k <= $last, 1 <= n <= 100000, |a_i| <= 10^9.""",
         """\
-Sort the remainders a_i mod $m (each between 0 and $m - 1) of n integers in
+Sort the remainders a_i mod $m (each between 0 and $top) of n integers in
 non-decreasing order, keeping repeats, and number the sorted list from $base.
 Print the entry with number k.
 
 Input: the first line holds n and k; the second line holds the n integers.
 Output: one integer, the remainder with rank k.
-Constraints: 1 <= n <= 100000, $base <= k <= n - 1 + $base, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= 100000, $base <= k <= $last, |a_i| <= 10^9.""",
     ),
     efficient="""\
 import sys

@@ -1,21 +1,49 @@
 from codefrontier.suite.gen import ints
 from codefrontier.suite.spec import Family
 
+
+def knobs(rng):
+    # a fee paid for every element of the chosen subarray
+    return {"c": rng.randint(1, 50)}
+
+
+def generate(rng, n, knobs):
+    # values around the fee; in half the tests all are below it (the answer is negative)
+    c = knobs["c"]
+    return (ints(rng, n, c - 100, c + rng.choice((100, -1))),)
+
+
 FAMILY = Family(
     slug="max-subarray",
     title="Maximum subarray sum",
     difficulty="easy",
     kind="call",
-    func_names=("maxSubArray",),
-    starter_code="class Solution:\n    def maxSubArray(self, nums: List[int]) -> int:\n        ",
-    statements=("""\
-Given an integer array nums, return the largest sum of a non-empty contiguous
-subarray.
+    knobs=knobs,
+    func_names=("maxSubArray", "bestSegment", "maxNetSum", "maxSubarrayValue"),
+    starter_code="class Solution:\n    def ${func}(self, nums: List[int]) -> int:\n        ",
+    statements=(
+        """\
+Given an integer array nums, choose a non-empty contiguous subarray; its value
+is the sum of its elements minus $c for each element it contains. Return the
+largest possible value.
 
-Constraints: 1 <= len(nums) <= 10^5, -10^4 <= nums[i] <= 10^4.""",),
+Constraints: 1 <= len(nums) <= 10^5, -10^4 <= nums[i] <= 10^4.""",
+        """\
+nums[i] is what a market stall takes on day i. Renting the stall costs $c per
+day, and it must be rented for one or more consecutive days. Return the largest
+possible takings minus rent (it may be negative).
+
+Constraints: 1 <= len(nums) <= 10^5, -10^4 <= nums[i] <= 10^4.""",
+        """\
+Return the maximum, over all non-empty contiguous subarrays of nums, of
+(sum of the subarray) - $c * (length of the subarray).
+
+Constraints: 1 <= len(nums) <= 10^5, -10^4 <= nums[i] <= 10^4.""",
+    ),
     efficient="""\
 class Solution:
-    def maxSubArray(self, nums: List[int]) -> int:
+    def ${func}(self, nums: List[int]) -> int:
+        nums = [x - $c for x in nums]
         best = current = nums[0]
         for x in nums[1:]:
             current = max(x, current + x)
@@ -24,7 +52,8 @@ class Solution:
 """,
     slow="""\
 class Solution:
-    def maxSubArray(self, nums: List[int]) -> int:
+    def ${func}(self, nums: List[int]) -> int:
+        nums = [x - $c for x in nums]
         best = nums[0]
         for i in range(len(nums)):
             total = 0
@@ -35,13 +64,15 @@ class Solution:
 """,
     buggy="""\
 class Solution:
-    def maxSubArray(self, nums: List[int]) -> int:
+    def ${func}(self, nums: List[int]) -> int:
+        nums = [x - $c for x in nums]
         best = current = 0
         for x in nums:
             current = max(0, current + x)
             best = max(best, current)
         return best
 """,
-    generate=lambda rng, n, knobs: (ints(rng, n, -100, 100),),
-    edge_cases=(([-2, 1, -3, 4, -1, 2, 1, -5, 4],), ([-3, -1, -2],), ([5],)),
+    generate=generate,
+    edge_cases=lambda knobs: (([-2, 1, -3, 4, -1, 2, 1, -5, 4],), ([-3, -1, -2],), ([5],),
+                              ([knobs["c"] - 1, knobs["c"] + 3, knobs["c"] - 4, knobs["c"] + 2],)),
 )

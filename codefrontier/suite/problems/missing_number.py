@@ -1,31 +1,61 @@
 from codefrontier.suite.spec import Family
 
 
+def knobs(rng):
+    # the first number of the range a..a+n-1 that was written down
+    return {"a": rng.randint(0, 1000)}
+
+
 def generate(rng, n, knobs):
-    n = max(n, 1)
-    values = list(range(1, n + 1))
-    values.remove(rng.randint((3 * n + 3) // 4, n))  # late, so a scan from 1 goes far
+    n, a = max(n, 1), knobs["a"]
+    values = list(range(a, a + n))
+    values.remove(a - 1 + rng.randint((3 * n + 3) // 4, n))  # late, so a scan from a goes far
     rng.shuffle(values)
     return f"{n}\n" + " ".join(map(str, values)) + "\n"
+
+
+def edge_cases(knobs):
+    a = knobs["a"]
+    return (f"5\n{a + 2} {a} {a + 4} {a + 1}\n", "1\n\n", f"2\n{a}\n", f"3\n{a + 2} {a + 1}\n")
 
 
 FAMILY = Family(
     slug="missing-number",
     title="The missing number",
     difficulty="easy",
-    statements=("""\
-The numbers 1..n were written down in some order, but one of them is missing.
-Print the missing one.
+    knobs=knobs,
+    statements=(
+        """\
+The n consecutive numbers $a, ${a} + 1, ..., ${a} + n - 1 were written down in some
+order, but one of them is missing. Print the missing one.
 
-Input: n; then n - 1 distinct integers from 1..n (the line is empty when n = 1).
+Input: n; then n - 1 distinct integers from $a..${a}+n-1 (the line is empty when
+n = 1).
 Output: the missing number.
-Constraints: 1 <= n <= 200000.""",),
+Constraints: 1 <= n <= 200000.""",
+        """\
+Someone listed every integer from $a up to ${a} + n - 1 in an arbitrary order and
+forgot exactly one of them. Given n and the n - 1 listed numbers, print the
+forgotten number.
+
+Input: the first line holds n; the second holds the n - 1 numbers (it is empty
+when n = 1).
+Output: the forgotten number.
+Constraints: 1 <= n <= 200000.""",
+        """\
+Exactly one number of the range from $a to ${a} + n - 1 (inclusive) is absent
+from the given list of n - 1 distinct numbers of that range. Print it.
+
+Input: n, then the n - 1 numbers (none when n = 1).
+Output: the absent number.
+Constraints: 1 <= n <= 200000.""",
+    ),
     efficient="""\
 import sys
 
 data = sys.stdin.buffer.read().split()
 n = int(data[0])
-print(n * (n + 1) // 2 - sum(map(int, data[1:])))
+print(n * (2 * $a + n - 1) // 2 - sum(map(int, data[1:])))
 """,
     slow="""\
 import sys
@@ -33,7 +63,7 @@ import sys
 data = sys.stdin.read().split()
 n = int(data[0])
 present = [int(x) for x in data[1:]]
-for k in range(1, n + 1):
+for k in range($a, $a + n):
     if k not in present:
         print(k)
         break
@@ -44,13 +74,13 @@ import sys
 data = sys.stdin.buffer.read().split()
 n = int(data[0])
 values = sorted(map(int, data[1:]))
-for i, v in enumerate(values, start=1):
+for i, v in enumerate(values, start=$a):
     if v != i:
         print(i)
         break
 else:
-    print(n - 1 if values else 1)
+    print($a + n - 2 if values else $a)
 """,
     generate=generate,
-    edge_cases=("5\n3 1 5 2\n", "1\n\n", "2\n1\n"),
+    edge_cases=edge_cases,
 )

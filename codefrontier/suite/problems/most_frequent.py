@@ -1,13 +1,19 @@
-from codefrontier.suite.gen import line
+from collections import Counter
+
+from codefrontier.suite.gen import ints, line
 from codefrontier.suite.spec import Family
 
 
 def generate(rng, n, knobs):
-    # Few distinct remainders, so values repeat; a quarter of the values are shifted by
-    # -m or +m, so only their remainders agree (m is large: many distinct remainders).
+    # Remainders repeat, and a random one is topped up to tie for the most frequent (the
+    # tie-break matters); half the values are shifted by -m or +m, so only their
+    # remainders agree (m is large: many distinct remainders).
     m, spread = knobs["m"], max(2, n // 3)
-    return f"{n}\n" + line(rng.randint(0, spread) + m * rng.choice((-1, 0, 0, 1))
-                           for _ in range(n)) + "\n"
+    a = ints(rng, n, 0, spread)
+    counts, v = Counter(a), rng.randint(0, spread)
+    a += [v] * (max(counts.values()) - counts[v])
+    rng.shuffle(a)
+    return f"{len(a)}\n" + line(r + m * rng.choice((-1, 0, 0, 1)) for r in a) + "\n"
 
 
 def knobs(rng):
@@ -29,10 +35,10 @@ $m. Among the remainders modulo $m of n integers, print the one that occurs most
 often; among equally frequent remainders, print the $tie.
 
 Input: n, then the n integers.
-Output: the remainder, between 0 and $m - 1.
+Output: the remainder r, with 0 <= r < $m.
 Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
         """\
-Reduce each of n integers modulo $m (to a remainder from 0 to $m - 1). Which
+Reduce each of n integers modulo $m (to a remainder r with 0 <= r < $m). Which
 remainder appears most often? If several remainders share the highest count,
 answer with the $tie of them.
 
@@ -41,7 +47,7 @@ Output: one number, that remainder.
 Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
         """\
 You are given n integers. Print the most frequent remainder modulo $m among them
-(remainders lie between 0 and $m - 1); when there is a tie for the highest
+(remainders are non-negative and below $m); when there is a tie for the highest
 frequency, print the $tie remainder in the tie.
 
 Input: n, then the n integers.

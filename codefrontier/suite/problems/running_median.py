@@ -15,8 +15,8 @@ FAMILY = Family(
     knobs=knobs,
     statements=(
         """\
-Numbers arrive one at a time. After the i-th arrival print the $p-th percentile
-of the i numbers so far, by nearest rank: the t-th smallest of them, where
+Numbers arrive one at a time. After the i-th arrival print percentile $p of
+the i numbers so far, by nearest rank: the t-th smallest of them, where
 t = ceil(i * $p / 100).
 
 Input: n, then the n integers in arrival order.
@@ -25,13 +25,13 @@ Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
         """\
 You receive a stream of n integers. Each time a new integer arrives, sort the
 integers received so far (say i of them) and report the one at rank
-ceil(i * $p / 100), counting ranks from 1 (the $p-th percentile).
+ceil(i * $p / 100), counting ranks from 1 (percentile $p by nearest rank).
 
 Input: the first line holds n; the second line holds the n integers in order.
 Output: the n reported values on one line, separated by spaces.
 Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
         """\
-Maintain the $p-th percentile of a growing list. The list starts empty and the
+Maintain percentile $p of a growing list. The list starts empty and the
 n given integers are appended one by one; after each append, output the
 k-th smallest element of the list with k = ceil(i * $p / 100), where i is its
 current length.

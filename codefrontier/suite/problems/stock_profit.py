@@ -2,6 +2,16 @@ from codefrontier.suite.gen import ints
 from codefrontier.suite.spec import Family
 
 
+def generate(rng, n, knobs):
+    prices = ints(rng, n, 0, 10000)
+    if rng.random() < 0.5:  # a falling market with a few swaps: the peak comes before the low
+        prices.sort(reverse=True)
+        for _ in range(n // 10 + 1):
+            i, j = rng.randrange(n), rng.randrange(n)
+            prices[i], prices[j] = prices[j], prices[i]
+    return (prices,)
+
+
 def knobs(rng):
     # a broker's fee charged once per trade, subtracted from the profit
     return {"fee": rng.randint(1, 2000)}
@@ -59,7 +69,7 @@ class Solution:
     def ${func}(self, prices: List[int]) -> int:
         return max(0, max(prices) - min(prices) - $fee)
 """,
-    generate=lambda rng, n, knobs: (ints(rng, n, 0, 10000),),
+    generate=generate,
     edge_cases=lambda knobs: (([7, 1, 5, 3, 6, 4],), ([7, 6, 4, 3, 1],), ([3],),
                               ([1, 1 + knobs["fee"]],), ([2, 1, 3 + knobs["fee"]],)),
 )

@@ -23,8 +23,8 @@ modulo $m.
 Constraints: 1 <= len(arr) <= 10^5, 1 <= arr[i] <= 3 * 10^4.""",
         """\
 For each non-empty contiguous subarray of arr, take its smallest element. Add
-all these minima together and return the total modulo $m (the total itself can
-be very large).
+all these minima together; the total can be very large, so return it modulo
+$m.
 
 Constraints: 1 <= len(arr) <= 10^5, 1 <= arr[i] <= 3 * 10^4.""",
         """\

@@ -3,8 +3,12 @@ from codefrontier.suite.spec import Family
 
 def generate(rng, n, knobs):
     n = max(n, 1)
-    nums = [rng.randint(0, max(1, n // 3)) for _ in range(n)]
-    return (nums, max(1, len(set(nums)) // 2))
+    return ([rng.randint(0, max(1, n // 3)) for _ in range(n)],)
+
+
+def knobs(rng):
+    # how many values to return, a constant of the instance (no longer an argument)
+    return {"k": rng.randint(2, 12)}
 
 
 FAMILY = Family(
@@ -12,27 +16,35 @@ FAMILY = Family(
     title="Top k frequent values",
     difficulty="medium",
     kind="call",
-    func_names=("topKFrequent",),
-    starter_code=("class Solution:\n    def topKFrequent(self, nums: List[int], k: int)"
-                  " -> List[int]:\n        "),
-    statements=("""\
-Return the k values that occur most often in nums, most frequent first; values
-that occur equally often are ordered from smallest to largest.
+    knobs=knobs,
+    func_names=("topKFrequent", "mostFrequentValues", "kMostFrequent", "topByCount"),
+    starter_code="class Solution:\n    def ${func}(self, nums: List[int]) -> List[int]:\n        ",
+    statements=(
+        """\
+Return the $k values that occur most often in nums (all distinct values, if
+there are fewer than $k), most frequent first; values that occur equally often
+are ordered from smallest to largest.
 
-Constraints: 1 <= len(nums) <= 10^5, 0 <= nums[i] <= 10^5, 1 <= k <= the number
-of distinct values.""",),
+Constraints: 1 <= len(nums) <= 10^5, 0 <= nums[i] <= 10^5.""",
+        """\
+Rank the distinct values of nums by how many times they occur, highest count
+first, breaking ties by the smaller value first. Return the first $k values of
+this ranking (the whole ranking if it has fewer than $k values).
+
+Constraints: 1 <= len(nums) <= 10^5, 0 <= nums[i] <= 10^5.""",
+    ),
     efficient="""\
 class Solution:
-    def topKFrequent(self, nums: List[int], k: int) -> List[int]:
+    def ${func}(self, nums: List[int]) -> List[int]:
         counts = Counter(nums)
-        return sorted(counts, key=lambda v: (-counts[v], v))[:k]
+        return sorted(counts, key=lambda v: (-counts[v], v))[:$k]
 """,
     slow="""\
 class Solution:
-    def topKFrequent(self, nums: List[int], k: int) -> List[int]:
+    def ${func}(self, nums: List[int]) -> List[int]:
         remaining = list(set(nums))
         chosen = []
-        for _ in range(k):
+        for _ in range(min($k, len(remaining))):
             best = None
             for v in remaining:
                 c = nums.count(v)
@@ -44,9 +56,9 @@ class Solution:
 """,
     buggy="""\
 class Solution:
-    def topKFrequent(self, nums: List[int], k: int) -> List[int]:
-        return [v for v, _ in Counter(nums).most_common(k)]
+    def ${func}(self, nums: List[int]) -> List[int]:
+        return [v for v, _ in Counter(nums).most_common($k)]
 """,
     generate=generate,
-    edge_cases=(([1, 1, 1, 2, 2, 3], 2), ([4], 1), ([5, 3, 5, 3, 1], 2)),
+    edge_cases=(([1, 1, 1, 2, 2, 3],), ([4],), ([5, 3, 5, 3, 1],), ([9, 8, 7, 7, 8],)),
 )

@@ -1,21 +1,40 @@
 from codefrontier.suite.gen import ints
 from codefrontier.suite.spec import Family
 
+
+def knobs(rng):
+    # the height of the two walls that close the row of bars at both ends
+    return {"wall": rng.randint(1, 500)}
+
+
 FAMILY = Family(
     slug="trapping-rain-water",
     title="Trapping rain water",
     difficulty="medium",
     kind="call",
-    func_names=("trap",),
-    starter_code="class Solution:\n    def trap(self, height: List[int]) -> int:\n        ",
-    statements=("""\
-height[i] is the height of a bar of width 1. Return how many units of water the
-bars hold after rain.
+    knobs=knobs,
+    func_names=("trap", "trappedWater", "rainWater", "waterVolume"),
+    starter_code="class Solution:\n    def ${func}(self, height: List[int]) -> int:\n        ",
+    statements=(
+        """\
+height[i] is the height of a bar of width 1. The row of bars is closed by a
+wall of height $wall just left of the first bar and another just right of the
+last bar. Return how many units of water the bars and walls hold after rain.
 
-Constraints: 1 <= len(height) <= 10^5, 0 <= height[i] <= 10^5.""",),
+Constraints: 1 <= len(height) <= 10^5, 0 <= height[i] <= 10^5.""",
+        """\
+Bars of width 1 and heights height[0], height[1], ... stand side by side
+between two walls, each $wall high, that touch the first and the last bar. Rain
+fills every dip: the water above bar i rises to the lower of the highest
+obstacles (bar or wall) on its left and on its right, if that is above the bar.
+Return the total volume of water.
+
+Constraints: 1 <= len(height) <= 10^5, 0 <= height[i] <= 10^5.""",
+    ),
     efficient="""\
 class Solution:
-    def trap(self, height: List[int]) -> int:
+    def ${func}(self, height: List[int]) -> int:
+        height = [$wall] + height + [$wall]
         left, right = 0, len(height) - 1
         left_max = right_max = water = 0
         while left < right:
@@ -31,7 +50,8 @@ class Solution:
 """,
     slow="""\
 class Solution:
-    def trap(self, height: List[int]) -> int:
+    def ${func}(self, height: List[int]) -> int:
+        height = [$wall] + height + [$wall]
         water = 0
         for i in range(len(height)):
             water += min(max(height[:i + 1]), max(height[i:])) - height[i]
@@ -39,7 +59,8 @@ class Solution:
 """,
     buggy="""\
 class Solution:
-    def trap(self, height: List[int]) -> int:
+    def ${func}(self, height: List[int]) -> int:
+        height = [$wall] + height + [$wall]
         water = 0
         peak = 0
         for h in height:
@@ -48,5 +69,6 @@ class Solution:
         return water
 """,
     generate=lambda rng, n, knobs: (ints(rng, n, 0, 1000),),
-    edge_cases=(([0, 1, 0, 2, 1, 0, 1, 3, 2, 1, 2, 1],), ([4, 2, 0, 3, 2, 5],), ([1],)),
+    edge_cases=(([0, 1, 0, 2, 1, 0, 1, 3, 2, 1, 2, 1],), ([4, 2, 0, 3, 2, 5],), ([1],),
+                ([0, 0, 0],), ([1000, 0, 1000],)),
 )

@@ -2,7 +2,9 @@ from codefrontier.suite.spec import Family
 
 
 def generate(rng, n, knobs):
-    span = 1000 * n  # coordinates grow with n, so small tests stay small
+    # coordinates grow with n, so small tests stay small; the spacing grows with the
+    # margin, so that widened segments stay as scattered (and as many) as before
+    span = (1000 + 2 * knobs["d"]) * n
     rows = []
     for _ in range(n):
         start = rng.randint(0, span)
@@ -10,23 +12,41 @@ def generate(rng, n, knobs):
     return f"{n}\n" + "\n".join(rows) + "\n"
 
 
+def knobs(rng):
+    # a safety margin: every segment is widened by d at both ends before measuring
+    return {"d": rng.randint(1, 500)}
+
+
 FAMILY = Family(
     slug="union-length",
     title="Length of a union of segments",
     difficulty="medium",
-    statements=("""\
-n segments [l_i, r_i] lie on a line. Print the total length covered by at least
-one of them.
+    knobs=knobs,
+    statements=(
+        """\
+n segments [l_i, r_i] lie on a line. Each is first widened by $d at both ends,
+to [l_i - $d, r_i + $d]. Print the total length covered by at least one of the
+widened segments.
 
 Input: n, then n lines "l r".
 Output: the covered length.
-Constraints: 1 <= n <= 100000, 0 <= l_i <= r_i <= 2*10^9.""",),
+Constraints: 1 <= n <= 100000, 0 <= l_i <= r_i <= 2*10^9.""",
+        """\
+Workers will repair n stretches of a road; stretch i runs from l_i to r_i. A
+safety zone extends every stretch by $d on each side, so the closed zone of
+stretch i is [l_i - $d, r_i + $d]. How long is the part of the road that lies
+in at least one zone?
+
+Input: the first line holds n; each of the next n lines holds l_i and r_i.
+Output: one integer, the total length.
+Constraints: 1 <= n <= 100000, 0 <= l_i <= r_i <= 2*10^9.""",
+    ),
     efficient="""\
 import sys
 
 data = sys.stdin.buffer.read().split()
 n = int(data[0])
-segments = sorted((int(data[1 + 2 * i]), int(data[2 + 2 * i])) for i in range(n))
+segments = sorted((int(data[1 + 2 * i]) - $d, int(data[2 + 2 * i]) + $d) for i in range(n))
 total = 0
 current_l, current_r = segments[0]
 for l, r in segments[1:]:
@@ -43,6 +63,7 @@ n = int(input())
 segments = [tuple(map(int, input().split())) for _ in range(n)]
 merged = []
 for l, r in segments:
+    l, r = l - $d, r + $d
     # fold the new segment into every overlapping one, keeping the list disjoint
     kept = []
     for a, b in merged:
@@ -59,7 +80,7 @@ import sys
 
 data = sys.stdin.buffer.read().split()
 n = int(data[0])
-segments = sorted((int(data[1 + 2 * i]), int(data[2 + 2 * i])) for i in range(n))
+segments = sorted((int(data[1 + 2 * i]) - $d, int(data[2 + 2 * i]) + $d) for i in range(n))
 total = 0
 current_l, current_r = segments[0]
 for l, r in segments[1:]:
