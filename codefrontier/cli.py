@@ -44,7 +44,8 @@ def _problems_build(args: argparse.Namespace) -> int:
 
         if args.split is None:
             raise ValueError("--split train|eval is required for the bundled suite")
-        problems = build_bundled(args.split, args.instances, _test_inputs(args.disjoint_from))
+        problems = build_bundled(args.split, args.instances, _test_inputs(args.disjoint_from),
+                                 difficulties)
     elif args.source == "livecodebench":
         from codefrontier.loaders.livecodebench import load_livecodebench
 
@@ -83,10 +84,11 @@ def _problems_sft(args: argparse.Namespace) -> int:
     from codefrontier.suite.sft import SFT_SCHEMA, build_sft
     from codefrontier.tables import write_records
 
-    records = build_sft(args.split, args.instances)
+    records = build_sft(args.split, args.instances, set(args.difficulty) or None)
     write_records(records, args.out, schema=SFT_SCHEMA,
                   metadata=_provenance_metadata([], kind="sft-data", split=args.split,
-                                                instances=args.instances))
+                                                instances=args.instances,
+                                                difficulty=sorted(args.difficulty)))
     variants = Counter(r["variant"] for r in records)
     print(f"{len(records)} SFT pairs ({dict(variants)}) from the {args.split} split "
           f"-> {args.out}")
@@ -476,8 +478,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="LiveCodeBench version: release_vN, vN or vM_vN")
     real.add_argument("--start-date", type=date.fromisoformat, help="earliest contest date")
     real.add_argument("--end-date", type=date.fromisoformat, help="latest contest date")
-    real.add_argument("--difficulty", action="append", default=[],
-                      choices=("easy", "medium", "hard"), help="repeat to keep several")
+    build.add_argument("--difficulty", action="append", default=[],
+                       choices=("easy", "medium", "hard"),
+                       help="keep this difficulty only (repeat to keep several)")
     real.add_argument("--platform", action="append", default=[],
                       help="LiveCodeBench: leetcode, atcoder, codeforces; CodeContests+: its "
                            "source field, e.g. codeforces (repeat to keep several)")
@@ -496,6 +499,9 @@ def build_parser() -> argparse.ArgumentParser:
     sft.add_argument("--split", default="train", choices=("train", "eval"))
     sft.add_argument("--instances", type=int, default=None,
                      help="instances per family (default: 4 for train, 1 for eval)")
+    sft.add_argument("--difficulty", action="append", default=[],
+                     choices=("easy", "medium", "hard"),
+                     help="families of this difficulty only (repeat to keep several)")
     sft.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")
     sft.set_defaults(handler=_problems_sft)
     stats = problem_commands.add_parser("stats", help="counts, tests per decade and limits")

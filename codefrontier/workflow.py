@@ -152,6 +152,7 @@ def sft_build_options(sft: dict) -> str:
     options = [f"--split {sft.get('split', 'train')}"]
     if sft.get("instances") is not None:
         options.append(f"--instances {sft['instances']}")
+    options += [f"--difficulty {shlex.quote(d)}" for d in sft.get("difficulty", [])]
     return " ".join(options)
 
 

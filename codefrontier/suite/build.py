@@ -55,14 +55,17 @@ def load_families() -> tuple[Family, ...]:
     return tuple(sorted(found, key=lambda f: f.slug))
 
 
-def instances(split: str, count: int | None = None) -> list[Instance]:
-    """`count` instances of every family for a split (default DEFAULT_INSTANCES)."""
+def instances(split: str, count: int | None = None,
+              difficulties: Collection[str] | None = None) -> list[Instance]:
+    """`count` instances (default DEFAULT_INSTANCES) of every family of the given
+    difficulties (default: all) for a split."""
     if split not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
     count = DEFAULT_INSTANCES[split] if count is None else count
     if count < 1:
         raise ValueError(f"need at least one instance per family, got {count}")
-    return [family.instance(split, index) for family in load_families() for index in range(count)]
+    families = [f for f in load_families() if not difficulties or f.difficulty in difficulties]
+    return [family.instance(split, index) for family in families for index in range(count)]
 
 
 def render_input(instance: Instance, raw: object) -> str:
@@ -221,8 +224,8 @@ def _make_problem(instance: Instance, exclude_inputs: Collection[str]) -> Proble
         tests=(*edge, *generated))
 
 
-def build_bundled(split: str, count: int | None = None,
-                  exclude_inputs: Collection[str] = ()) -> list[Problem]:
-    """`count` instances of every family for a split, as problems."""
+def build_bundled(split: str, count: int | None = None, exclude_inputs: Collection[str] = (),
+                  difficulties: Collection[str] | None = None) -> list[Problem]:
+    """`count` instances of every family (of the given difficulties) for a split."""
     exclude = frozenset(exclude_inputs)
-    return [to_problem(instance, exclude) for instance in instances(split, count)]
+    return [to_problem(instance, exclude) for instance in instances(split, count, difficulties)]

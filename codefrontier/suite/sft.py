@@ -15,6 +15,7 @@ Schema (parquet, TRL's conversational prompt-completion format):
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
 
 import pyarrow as pa
 
@@ -61,6 +62,9 @@ def sft_records(instance: Instance) -> list[dict]:
     } for name, program, plans in variants]
 
 
-def build_sft(split: str = "train", count: int | None = None) -> list[dict]:
-    """Two pairs (efficient, slow) for each of `count` instances per family."""
-    return [record for instance in instances(split, count) for record in sft_records(instance)]
+def build_sft(split: str = "train", count: int | None = None,
+              difficulties: Collection[str] | None = None) -> list[dict]:
+    """Two pairs (efficient, slow) for each of `count` instances per family (of the
+    given difficulties)."""
+    return [record for instance in instances(split, count, difficulties)
+            for record in sft_records(instance)]
