@@ -360,3 +360,12 @@ def test_accelerate_runs_training_on_two_cpu_processes(stage, tiny_model, data, 
     state = json.loads((tmp_path / f"{stage}.work" / f"checkpoint-{3 if stage == 'sft' else 2}"
                         / "trainer_state.json").read_text())
     assert state["global_step"] == (3 if stage == "sft" else 2)
+
+
+def test_set_values_are_read_as_yaml_but_yes_and_no_stay_words():
+    from codefrontier.train.common import parse_overrides
+
+    assert parse_overrides(["learning_rate=1e-3", "bf16=true", "save_strategy=no",
+                            "report_to=[none]", "max_steps=20", "lr_scheduler_type=cosine"]) == {
+        "learning_rate": 1e-3, "bf16": True, "save_strategy": "no", "report_to": ["none"],
+        "max_steps": 20, "lr_scheduler_type": "cosine"}

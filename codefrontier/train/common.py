@@ -37,14 +37,20 @@ def accelerator_settings() -> dict[str, Any]:
     return {**CPU_SAFE, "use_cpu": True}  # several CPU processes then form a gloo group
 
 
+# YAML 1.1 reads these as booleans; as setting values they are words (save_strategy=no).
+YAML_WORDS = frozenset({"yes", "no", "on", "off", "y", "n"})
+
+
 def parse_overrides(pairs: list[str]) -> dict[str, Any]:
-    """`key=value` strings, values read as YAML (1e-4, true, [a, b])."""
+    """`key=value` strings, values read as YAML (1e-4, true, [a, b]); yes/no/on/off stay
+    words."""
     overrides = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise ValueError(f"expected key=value, got {pair!r}")
-        overrides[key.strip()] = _number_if_possible(yaml.safe_load(value))
+        parsed = value.strip() if value.strip().lower() in YAML_WORDS else yaml.safe_load(value)
+        overrides[key.strip()] = _number_if_possible(parsed)
     return overrides
 
 
