@@ -56,16 +56,21 @@ def load_families() -> tuple[Family, ...]:
 
 
 def instances(split: str, count: int | None = None,
-              difficulties: Collection[str] | None = None) -> list[Instance]:
+              difficulties: Collection[str] | None = None,
+              families: Collection[str] | None = None) -> list[Instance]:
     """`count` instances (default DEFAULT_INSTANCES) of every family of the given
-    difficulties (default: all) for a split."""
+    difficulties and slugs (default: all) for a split."""
     if split not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
     count = DEFAULT_INSTANCES[split] if count is None else count
     if count < 1:
         raise ValueError(f"need at least one instance per family, got {count}")
-    families = [f for f in load_families() if not difficulties or f.difficulty in difficulties]
-    return [family.instance(split, index) for family in families for index in range(count)]
+    unknown = set(families or ()) - {f.slug for f in load_families()}
+    if unknown:
+        raise ValueError(f"unknown families: {', '.join(sorted(unknown))}")
+    chosen = [f for f in load_families() if (not difficulties or f.difficulty in difficulties)
+              and (not families or f.slug in families)]
+    return [family.instance(split, index) for family in chosen for index in range(count)]
 
 
 def render_input(instance: Instance, raw: object) -> str:
@@ -225,7 +230,9 @@ def _make_problem(instance: Instance, exclude_inputs: Collection[str]) -> Proble
 
 
 def build_bundled(split: str, count: int | None = None, exclude_inputs: Collection[str] = (),
-                  difficulties: Collection[str] | None = None) -> list[Problem]:
-    """`count` instances of every family (of the given difficulties) for a split."""
+                  difficulties: Collection[str] | None = None,
+                  families: Collection[str] | None = None) -> list[Problem]:
+    """`count` instances of every family (of the given difficulties and slugs) for a split."""
     exclude = frozenset(exclude_inputs)
-    return [to_problem(instance, exclude) for instance in instances(split, count, difficulties)]
+    return [to_problem(instance, exclude)
+            for instance in instances(split, count, difficulties, families)]
