@@ -45,7 +45,7 @@ def _problems_build(args: argparse.Namespace) -> int:
         if args.split is None:
             raise ValueError("--split train|eval is required for the bundled suite")
         problems = build_bundled(args.split, args.instances, _test_inputs(args.disjoint_from),
-                                 difficulties, set(args.family) or None)
+                                 difficulties, set(args.family) or None, args.knob_pool)
     elif args.source == "livecodebench":
         from codefrontier.loaders.livecodebench import load_livecodebench
 
@@ -85,7 +85,7 @@ def _problems_sft(args: argparse.Namespace) -> int:
     from codefrontier.tables import write_records
 
     records = build_sft(args.split, args.instances, set(args.difficulty) or None,
-                        set(args.family) or None)
+                        set(args.family) or None, args.knob_pool)
     write_records(records, args.out, schema=SFT_SCHEMA,
                   metadata=_provenance_metadata([], kind="sft-data", split=args.split,
                                                 instances=args.instances,
@@ -473,6 +473,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="instances per family (default: 4 for train, 1 for eval)")
     bundled.add_argument("--family", action="append", default=[],
                          help="keep this family only (repeat to keep several; default: all)")
+    bundled.add_argument("--knob-pool", type=int, metavar="N",
+                         help="draw each instance's knobs from N settings per family, shared "
+                              "by all splits (default: fresh knobs per instance)")
     bundled.add_argument("--disjoint-from", action="append", default=[], metavar="PROBLEMS",
                          help="draw again any generated test whose input these problems "
                               "already have (e.g. the eval split against the train split)")
@@ -504,6 +507,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="instances per family (default: 4 for train, 1 for eval)")
     sft.add_argument("--family", action="append", default=[],
                      help="this family only (repeat to keep several; default: all)")
+    sft.add_argument("--knob-pool", type=int, metavar="N",
+                     help="knobs from N settings per family (as for problems build)")
     sft.add_argument("--difficulty", action="append", default=[],
                      choices=("easy", "medium", "hard"),
                      help="families of this difficulty only (repeat to keep several)")

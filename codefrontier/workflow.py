@@ -130,10 +130,11 @@ def problem_build_options(source: dict) -> str:
     options = [f"--source {source['source']}"]
     if "split" in source:
         options.append(f"--split {source['split']}")
-    for key in ("instances", "release", "start_date", "end_date", "config", "limit", "data_dir"):
+    for key in ("instances", "knob_pool", "release", "start_date", "end_date", "config", "limit",
+                "data_dir"):
         if source.get(key) is not None:
             options.append(f"--{key.replace('_', '-')} {shlex.quote(str(source[key]))}")
-    for key in ("difficulty", "platform"):
+    for key in ("difficulty", "platform", "family"):
         options += [f"--{key} {shlex.quote(v)}" for v in source.get(key, [])]
     return " ".join(options)
 
@@ -150,9 +151,11 @@ def disjoint_from(config: dict, split: str) -> list[str]:
 def sft_build_options(sft: dict) -> str:
     """`codefrontier problems sft` options for the config's `data.sft` entry."""
     options = [f"--split {sft.get('split', 'train')}"]
-    if sft.get("instances") is not None:
-        options.append(f"--instances {sft['instances']}")
-    options += [f"--difficulty {shlex.quote(d)}" for d in sft.get("difficulty", [])]
+    for key in ("instances", "knob_pool"):
+        if sft.get(key) is not None:
+            options.append(f"--{key.replace('_', '-')} {sft[key]}")
+    for key in ("difficulty", "family"):
+        options += [f"--{key} {shlex.quote(v)}" for v in sft.get(key, [])]
     return " ".join(options)
 
 

@@ -57,9 +57,10 @@ def load_families() -> tuple[Family, ...]:
 
 def instances(split: str, count: int | None = None,
               difficulties: Collection[str] | None = None,
-              families: Collection[str] | None = None) -> list[Instance]:
+              families: Collection[str] | None = None,
+              knob_pool: int | None = None) -> list[Instance]:
     """`count` instances (default DEFAULT_INSTANCES) of every family of the given
-    difficulties and slugs (default: all) for a split."""
+    difficulties and slugs (default: all) for a split; `knob_pool` (Family.instance)."""
     if split not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
     count = DEFAULT_INSTANCES[split] if count is None else count
@@ -70,7 +71,10 @@ def instances(split: str, count: int | None = None,
         raise ValueError(f"unknown families: {', '.join(sorted(unknown))}")
     chosen = [f for f in load_families() if (not difficulties or f.difficulty in difficulties)
               and (not families or f.slug in families)]
-    return [family.instance(split, index) for family in chosen for index in range(count)]
+    if knob_pool is not None and knob_pool < 1:
+        raise ValueError(f"a knob pool needs at least one setting, got {knob_pool}")
+    return [family.instance(split, index, knob_pool) for family in chosen
+            for index in range(count)]
 
 
 def render_input(instance: Instance, raw: object) -> str:
@@ -231,8 +235,9 @@ def _make_problem(instance: Instance, exclude_inputs: Collection[str]) -> Proble
 
 def build_bundled(split: str, count: int | None = None, exclude_inputs: Collection[str] = (),
                   difficulties: Collection[str] | None = None,
-                  families: Collection[str] | None = None) -> list[Problem]:
+                  families: Collection[str] | None = None,
+                  knob_pool: int | None = None) -> list[Problem]:
     """`count` instances of every family (of the given difficulties and slugs) for a split."""
     exclude = frozenset(exclude_inputs)
     return [to_problem(instance, exclude)
-            for instance in instances(split, count, difficulties, families)]
+            for instance in instances(split, count, difficulties, families, knob_pool)]

@@ -64,8 +64,9 @@ def sft_records(instance: Instance) -> list[dict]:
 
 def build_sft(split: str = "train", count: int | None = None,
               difficulties: Collection[str] | None = None,
-              families: Collection[str] | None = None) -> list[dict]:
+              families: Collection[str] | None = None,
+              knob_pool: int | None = None) -> list[dict]:
     """Two pairs (efficient, slow) for each of `count` instances per family (of the
     given difficulties and slugs)."""
-    return [record for instance in instances(split, count, difficulties, families)
+    return [record for instance in instances(split, count, difficulties, families, knob_pool)
             for record in sft_records(instance)]

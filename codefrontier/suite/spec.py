@@ -59,18 +59,29 @@ class Family:
         if self.kind == "call" and not self.func_names:
             raise ValueError(f"{self.slug}: a call-based family needs func_names")
 
-    def instance(self, split: str, index: int) -> Instance:
+    def instance(self, split: str, index: int, knob_pool: int | None = None) -> Instance:
         """The index-th instance of a split: its knobs and wording, drawn from a seed
-        that names the family, the split and the index."""
+        that names the family, the split and the index.
+
+        With `knob_pool` N, the knobs are one of N settings of the family (the same N
+        for every split), chosen at random: instances then differ in wording, examples
+        and tests while their programs are among N, which a small model can learn.
+        """
         seed = f"{self.slug}:{split}:{index}"
-        rng = random.Random(hashlib.sha256(seed.encode()).digest())
-        knobs = dict(self.knobs(rng))
+        rng = random.Random(_digest(seed))
+        setting = None if knob_pool is None else rng.randrange(knob_pool)
+        knob_rng = rng if setting is None else random.Random(_digest(f"{self.slug}:knobs:{setting}"))
+        knobs = dict(self.knobs(knob_rng))
         if self.kind == "call":
-            knobs["func"] = rng.choice(self.func_names)
+            knobs["func"] = knob_rng.choice(self.func_names)
         return Instance(family=self, split=split, index=index, seed=seed,
                         knobs=tuple(sorted(knobs.items())),
                         statement_index=rng.randrange(len(self.statements)),
-                        framing=rng.randrange(len(FRAMINGS)))
+                        framing=rng.randrange(len(FRAMINGS)), knob_setting=setting)
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode()).digest()
 
 
 # How a statement is framed: the title line (or none), and the example headings.
@@ -90,6 +101,7 @@ class Instance:
     knobs: tuple[tuple[str, object], ...]
     statement_index: int
     framing: int
+    knob_setting: int | None = None  # which of the family's pooled knob settings, if pooled
 
     @property
     def problem_id(self) -> str:
