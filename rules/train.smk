@@ -61,6 +61,8 @@ rule rl:
         sets=lambda wildcards: wf.set_options(config["models"][wildcards.model]["rl"]["trl"]),
         launcher=lambda wildcards: wf.launcher(config, wildcards.model),
         provenance=provenance("rl"),
+    # the longest stage: both runs start as soon as SFT is done, before any sampling
+    priority: 10
     threads: res("rl", "threads", 1)
     resources:
         mem_mb=res("rl", "mem_mb"),

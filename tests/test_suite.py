@@ -106,3 +106,20 @@ def test_limits_are_calibrated_with_the_judge(first_instances):
         reports = calibrate(list(first_instances.values()), pool)
     trouble = {r.problem_id: r.problems for r in reports if r.problems}
     assert trouble == {}
+
+
+def test_a_knob_pool_gives_every_split_the_same_few_settings():
+    family = next(f for f in FAMILIES if f.slug == "two-sum")
+    train = [family.instance("train", i, knob_pool=3) for i in range(12)]
+    evaluation = [family.instance("eval", i, knob_pool=3) for i in range(6)]
+    settings = {i.knob_setting: i.knobs for i in train + evaluation}
+    assert set(settings) <= {0, 1, 2} and len(settings) == 3
+    for instance in train + evaluation:  # one setting, one set of knobs
+        assert instance.knobs == settings[instance.knob_setting]
+    assert len({(i.statement_index, i.framing) for i in train}) > 1  # wording still varies
+
+
+def test_without_a_pool_knobs_are_drawn_per_instance():
+    family = next(f for f in FAMILIES if f.slug == "distinct-values")
+    knobs = {family.instance("train", i).knobs for i in range(8)}
+    assert len(knobs) == 8 and family.instance("train", 0).knob_setting is None
