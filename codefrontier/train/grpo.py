@@ -19,6 +19,7 @@ import json
 import logging
 import math
 import os
+import time
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -84,13 +85,16 @@ class JudgeReward:
                           else "stop")
                    for index, (completion, ids, pid) in enumerate(
                        zip(completions, completion_ids, problem_id, strict=True))]
+        start = time.perf_counter()
         results = self.pool.judge(self.problems, samples, all_tests=self._all_tests)
         rewards = [0.0 if r.outcome == "format_error" else self._score(r.verdicts, r.input_lens)
                    for r in results]
-        self._record(results, rewards, list(problem_id), trainer_state, log_metric)
+        self._record(results, rewards, list(problem_id), trainer_state, log_metric,
+                     judge_s=time.perf_counter() - start)
         return rewards
 
-    def _record(self, results, rewards, problem_ids, trainer_state, log_metric) -> None:
+    def _record(self, results, rewards, problem_ids, trainer_state, log_metric,
+                judge_s: float = 0.0) -> None:
         self.calls += 1
         outcomes = Counter(r.outcome for r in results)
         failing = [r.verdicts[r.first_failure] for r in results if r.first_failure is not None]
@@ -104,7 +108,8 @@ class JudgeReward:
         if self.log_path is not None:
             step = trainer_state.global_step if trainer_state is not None else None
             entry = {"call": self.calls, "step": step, "reward": self.reward,
-                     "mean_reward": sum(rewards) / len(rewards), "samples": len(results), **mix}
+                     "mean_reward": sum(rewards) / len(rewards), "samples": len(results),
+                     "judge_s": round(judge_s, 3), **mix}
             with self.log_path.open("a") as handle:
                 handle.write(json.dumps(entry) + "\n")
 
