@@ -8,6 +8,7 @@
 
 from snakemake.utils import min_version, validate
 
+from codefrontier import checkpoints
 from codefrontier import workflow as wf
 
 min_version("9.0")
@@ -28,9 +29,9 @@ wildcard_constraints:
     model="|".join(MODELS),
     setting="|".join(SETTINGS),
     split="train|eval",
-    reward=r"k[0-9.]+|kinf|shaped-disc|shaped-cont",
-    alpha=r"-?[0-9.]+(e-?[0-9]+)?",
-    ckpt=r"sft|rl-[^/]+|a-?[0-9.]+(e-?[0-9]+)?",
+    reward=checkpoints.REWARD_PATTERN,
+    alpha=checkpoints.ALPHA_PATTERN,
+    ckpt=checkpoints.NAME_PATTERN,
 
 
 res, provenance = wf.rule_helpers(config)

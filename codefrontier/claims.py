@@ -30,13 +30,14 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from codefrontier.judge.verdicts import OUTCOMES
+
 SEPARATION_POINTS = 0.05
 SEPARATION_STANDARD_ERRORS = 2.0
 MIN_INTERPOLATION_POINTS = 5
 MAX_SPEARMAN = -0.8
 MIN_CORRECT = 0.10
 MAX_FORMAT_ERRORS = 0.25
-RATES = ("correct", "optimization_failure", "correctness_failure", "format_error")
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,7 @@ def indistinguishable(low: pd.Series, high: pd.Series, delta: Claim) -> bool:
         return True
     return all(abs(low[f"rate_{o}"] - high[f"rate_{o}"])
                < SEPARATION_STANDARD_ERRORS * math.hypot(low[f"se_{o}"], high[f"se_{o}"])
-               for o in RATES)
+               for o in OUTCOMES)
 
 
 def check(frontier: pd.DataFrame, ensemble: pd.DataFrame,

@@ -155,7 +155,7 @@ def _merge(args: argparse.Namespace) -> int:
 def _model_init(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
-    from codefrontier.models import EmbeddedModelSpec, init_embedded_model
+    from codefrontier.embedded import EmbeddedModelSpec, init_embedded_model
 
     sizes = {f.name: getattr(args, f.name) for f in fields(EmbeddedModelSpec)
              if getattr(args, f.name, None) is not None}

@@ -13,7 +13,8 @@ from collections import defaultdict
 import numpy as np
 import pyarrow as pa
 
-from codefrontier.frontier import Checkpoint, correct_counts, is_alpha
+from codefrontier.checkpoints import merge_alpha, rl_name
+from codefrontier.frontier import Checkpoint, correct_counts
 from codefrontier.metrics import most_draws_per_member, pooled_pass_at_k
 
 BOOTSTRAP_RESAMPLES = 2000
@@ -35,9 +36,9 @@ ENSEMBLE_SCHEMA = pa.schema([
 def pools_for(names: list[str], low: str | None, high: str | None) -> dict[str, list[str]]:
     """The pools compared at equal budget (each present only when it has members); the
     RL endpoints are the α curve's points at 0 and 1."""
-    alphas = {n: float(n[1:]) for n in names if is_alpha(n)}
-    if low and high and {f"rl-{low}", f"rl-{high}"} <= set(names):
-        alphas |= {f"rl-{low}": 0.0, f"rl-{high}": 1.0}
+    alphas = {n: merge_alpha(n) for n in names if merge_alpha(n) is not None}
+    if low and high and {rl_name(low), rl_name(high)} <= set(names):
+        alphas |= {rl_name(low): 0.0, rl_name(high): 1.0}
     pools = {f"single:{n}": [n] for n in names}
     inside = sorted((n for n, a in alphas.items() if 0 <= a <= 1), key=alphas.get)
     everything = sorted(alphas, key=alphas.get)
@@ -102,7 +103,8 @@ def _group_rows(model: str, setting: str, by_name: dict[str, Checkpoint], low: s
                          **_gain(values, per_problem[best]),
                          "solved": sorted(pool_solved),
                          "solved_beyond_best": sorted(pool_solved - solved[best])})
-    extrapolated = [n for n in by_name if is_alpha(n) and not 0 <= float(n[1:]) <= 1]
+    extrapolated = [n for n in by_name
+                    if merge_alpha(n) is not None and not 0 <= merge_alpha(n) <= 1]
     if extrapolated:
         others = set().union(*[solved[n] for n in by_name if n not in extrapolated])
         only = set().union(*[solved[n] for n in extrapolated]) - others

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from codefrontier.checkpoints import CheckpointName, rl_name
+from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.problems import load_problems
 from codefrontier.tables import read_records
 
-OUTCOMES = ("correct", "optimization_failure", "correctness_failure", "format_error")
 FORMAT_CAUSES = ("truncated", "no_code_block")
 DIFFICULTIES = ("easy", "medium", "hard")
 
@@ -46,12 +47,16 @@ class Checkpoint:
     samples: Path
 
     @property
+    def parsed(self) -> CheckpointName:
+        return CheckpointName.parse(self.name)
+
+    @property
     def kind(self) -> str:
-        return "sft" if self.name == "sft" else "rl" if self.name.startswith("rl-") else "merge"
+        return self.parsed.kind
 
     @property
     def alpha(self) -> float | None:
-        return float(self.name[1:]) if self.kind == "merge" else None
+        return self.parsed.alpha
 
     def alpha_on_curve(self, endpoints: tuple[str, str] | None) -> float | None:
         """Its α on the merge curve: a merge's own, 0 for the low RL endpoint and 1 for
@@ -60,24 +65,17 @@ class Checkpoint:
             return self.alpha
         if self.kind == "rl" and endpoints:
             low, high = endpoints
-            return {f"rl-{low}": 0.0, f"rl-{high}": 1.0}.get(self.name)
+            return {rl_name(low): 0.0, rl_name(high): 1.0}.get(self.name)
         return None
 
     @classmethod
     def from_verdicts_path(cls, path: str | os.PathLike) -> Checkpoint:
         path = Path(path)
         ckpt, setting, model = path.parent.name, path.parent.parent.name, path.parents[2].name
-        if not (ckpt == "sft" or ckpt.startswith("rl-") or is_alpha(ckpt)):
+        if not CheckpointName.is_valid(ckpt):
             raise ValueError(f"{path}: expected results/<model>/<setting>/<sft|rl-R|aA>/"
                              f"verdicts.parquet")
         return cls(model, setting, ckpt, path, path.with_name("samples.parquet"))
-
-
-def is_alpha(name: str) -> bool:
-    try:
-        return name.startswith("a") and math.isfinite(float(name[1:]))
-    except ValueError:
-        return False
 
 
 def problem_counts(verdicts: list[dict]) -> dict[str, tuple[int, int]]:
@@ -147,7 +145,7 @@ def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], tokens: dict,
             if (v["problem_id"], v["sample_id"]) in tokens]
     total = len(verdicts)
     merge_reward = f"{low_high[0]}->{low_high[1]}" if low_high else None
-    reward = ckpt.name.removeprefix("rl-") if ckpt.kind == "rl" else \
+    reward = ckpt.parsed.reward if ckpt.kind == "rl" else \
         merge_reward if ckpt.kind == "merge" else None
     return {
         "model": ckpt.model, "setting": ckpt.setting, "checkpoint": ckpt.name,

@@ -9,30 +9,23 @@ compares it with what the current config gives.
 from __future__ import annotations
 
 import json
-import math
 import shlex
 from pathlib import Path
 from typing import Any
 
+from codefrontier.checkpoints import SFT, CheckpointName, alpha_name, rl_name
+
 EMBEDDED = "embedded"
-
-
-def format_alpha(alpha: float) -> str:
-    """The α in a checkpoint name: a-0.5, a0, a1.5 (shortest round-trip form)."""
-    if not math.isfinite(alpha):
-        raise ValueError(f"α must be finite, got {alpha}")
-    text = repr(float(alpha))
-    return text[:-2] if text.endswith(".0") else text
 
 
 def checkpoint_names(model_config: dict) -> list[str]:
     """sft, rl-<reward> per reward, a<alpha> per α: the checkpoints evaluated. α = 0 and
     α = 1 are the RL endpoints themselves (θ_0 = θ_low, θ_1 = θ_high): no merge is made
     for them, and their frontier rows are the endpoints' rows, with α 0 and 1."""
-    names = ["sft"] + [f"rl-{r}" for r in model_config["rl"]["rewards"]]
+    names = [SFT] + [rl_name(r) for r in model_config["rl"]["rewards"]]
     merge = model_config.get("merge")
     if merge:
-        names += [f"a{format_alpha(a)}" for a in merge["alphas"] if a not in (0, 1)]
+        names += [alpha_name(a) for a in merge["alphas"] if a not in (0, 1)]
     return names
 
 
@@ -48,10 +41,11 @@ def base_model(config: dict, model: str) -> str:
 
 
 def checkpoint_folder(config: dict, model: str, setting: str, ckpt: str) -> str:
-    if ckpt == "sft":
+    parsed = CheckpointName.parse(ckpt)
+    if parsed.kind == "sft":
         return sft_folder(config, model)
-    if ckpt.startswith("rl-"):
-        return f"results/{model}/{setting}/rl/{ckpt.removeprefix('rl-')}"
+    if parsed.kind == "rl":
+        return f"results/{model}/{setting}/rl/{parsed.reward}"
     return f"results/{model}/{setting}/merge/{ckpt}"
 
 
@@ -60,7 +54,8 @@ def merge_folders(config: dict) -> list[str]:
     return [checkpoint_folder(config, model, setting, ckpt)
             for model, model_config in config["models"].items()
             for setting in config["settings"]
-            for ckpt in checkpoint_names(model_config) if ckpt.startswith("a")]
+            for ckpt in checkpoint_names(model_config)
+            if CheckpointName.parse(ckpt).kind == "merge"]
 
 
 def print_warnings(report: str) -> None:

@@ -9,7 +9,8 @@ import pytest
 import vl_convert
 
 from codefrontier.ensemble import ENSEMBLE_SCHEMA
-from codefrontier.frontier import FRONTIER_SCHEMA, OUTCOMES
+from codefrontier.frontier import FRONTIER_SCHEMA
+from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.plots import (
     EXTRAPOLATED,
     INTERPOLATED,

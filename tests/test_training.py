@@ -13,8 +13,8 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import stdin_problem
 
+from codefrontier.embedded import EmbeddedModelSpec, init_embedded_model
 from codefrontier.judge import Sample
-from codefrontier.models import EmbeddedModelSpec, init_embedded_model
 from codefrontier.problems import Test, save_problems
 from codefrontier.settings import reasoning
 from codefrontier.tables import write_records
@@ -73,9 +73,19 @@ def test_the_embedded_model_is_a_complete_qwen2_folder(tiny_model):
     tokenizer = AutoTokenizer.from_pretrained(tiny_model)
     text = "print('héllo')\x00 ∑ 🙂"
     assert tokenizer.decode(tokenizer(text).input_ids) == text  # byte-level: anything encodes
-    rendered = tokenizer.apply_chat_template([{"role": "user", "content": "hi"}], tokenize=False,
+    conversation = [{"role": "system", "content": "sys"}, {"role": "user", "content": "hi"}]
+    rendered = tokenizer.apply_chat_template(conversation, tokenize=False,
                                              add_generation_prompt=True)
-    assert rendered == "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"
+    assert rendered == ("<|im_start|>system\nsys<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n"
+                        "<|im_start|>assistant\n")
+    # Qwen2.5's template: TRL's tool-calling checks accept it, the tool-call tags are single
+    # tokens that decoding keeps
+    from trl.chat_template_utils import is_chat_template_prefix_preserving, supports_tool_calling
+
+    assert supports_tool_calling(tokenizer) and is_chat_template_prefix_preserving(tokenizer)
+    call = tokenizer("<tool_call>\n{}\n</tool_call>").input_ids
+    assert tokenizer.convert_tokens_to_ids("<tool_call>") in call
+    assert tokenizer.decode(call, skip_special_tokens=True) == "<tool_call>\n{}\n</tool_call>"
     model = AutoModelForCausalLM.from_pretrained(tiny_model)
     assert model.config.model_type == "qwen2" and model.generation_config.use_cache
     assert model.generation_config.eos_token_id == tokenizer.convert_tokens_to_ids("<|im_end|>")

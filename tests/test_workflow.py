@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from codefrontier import workflow as wf
+from codefrontier.checkpoints import CheckpointName, format_alpha
 
 REPO = Path(__file__).resolve().parents[1]
 SMOKE = REPO / "configs" / "smoke.yaml"
@@ -38,11 +39,26 @@ def test_lint_is_clean():
 
 
 def test_alpha_names_round_trip():
-    assert [wf.format_alpha(a) for a in (-0.5, 0, 0.0, 1, 1.5, 2.25)] == \
+    assert [format_alpha(a) for a in (-0.5, 0, 0.0, 1, 1.5, 2.25)] == \
         ["-0.5", "0", "0", "1", "1.5", "2.25"]
     config = yaml.safe_load(SMOKE.read_text())
     assert wf.checkpoint_names(config["models"]["tiny"]) == \
         ["sft", "rl-k2", "rl-kinf", "a-0.5", "a0.5", "a1.5"]
+
+
+@pytest.mark.parametrize("name, kind, reward, alpha", [
+    ("sft", "sft", None, None), ("rl-k2", "rl", "k2", None), ("rl-shaped-disc", "rl", "shaped-disc", None),
+    ("a-0.5", "merge", None, -0.5), ("a1e-05", "merge", None, 1e-5), ("a2", "merge", None, 2.0)])
+def test_checkpoint_names_parse(name, kind, reward, alpha):
+    parsed = CheckpointName.parse(name)
+    assert (parsed.kind, parsed.reward, parsed.alpha) == (kind, reward, alpha)
+
+
+@pytest.mark.parametrize("name", ["", "rl-", "a", "ainf", "anan", "a1.2.3", "base", "rl-x/y"])
+def test_checkpoint_names_reject(name):
+    assert not CheckpointName.is_valid(name)
+    with pytest.raises(ValueError, match="not a checkpoint name"):
+        CheckpointName.parse(name)
 
 
 @pytest.mark.parametrize("grid", ["qwen2.5-7b.yaml", "qwen2.5-32b.yaml"])

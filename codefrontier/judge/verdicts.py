@@ -25,6 +25,8 @@ class Outcome(StrEnum):
     FORMAT_ERROR = "format_error"
 
 
+OUTCOMES = tuple(outcome.value for outcome in Outcome)  # table columns keep this order
+
 RESOURCE_VERDICTS = frozenset({Verdict.TLE, Verdict.MLE})
 
 

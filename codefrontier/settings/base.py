@@ -16,6 +16,10 @@ import pyarrow as pa
 from codefrontier.generation import Backend, SamplingSettings
 from codefrontier.problems import Problem
 
+# Every setting opens with it (a chat template's default system prompt, such as Qwen's,
+# would otherwise be put in front of every prompt).
+SYSTEM_PROMPT = "You are an expert Python programmer."
+
 SAMPLES_SCHEMA = pa.schema([
     ("problem_id", pa.string()),
     ("sample_id", pa.int64()),          # 0..n-1 within a problem

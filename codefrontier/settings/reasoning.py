@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from codefrontier.generation import Backend, SamplingSettings
 from codefrontier.problems import Problem
-from codefrontier.settings.base import SampleRecord, Setting
+from codefrontier.settings.base import SYSTEM_PROMPT, SampleRecord, Setting
 
 INSTRUCTIONS = {
     "stdin": "Write a Python 3 program that reads the input from standard input and "
@@ -27,7 +27,8 @@ def user_prompt(problem: Problem) -> str:
 
 def messages(problem: Problem) -> list[dict[str, str]]:
     """The conversation a model is given (TRL's conversational prompt format)."""
-    return [{"role": "user", "content": user_prompt(problem)}]
+    return [{"role": "system", "content": SYSTEM_PROMPT},
+            {"role": "user", "content": user_prompt(problem)}]
 
 
 def answer(reasoning: str, program: str) -> str:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.judge.pool import workers_per_process
+from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.problems import Problem, load_problems
 from codefrontier.rewards import parse_reward, tests_needed
 from codefrontier.settings import reasoning
@@ -34,7 +35,6 @@ from codefrontier.train.common import train_and_save, trainer_config, work_dir_f
 log = logging.getLogger("codefrontier.train.grpo")
 
 REWARD_LOG = "rewards.jsonl"  # in the work folder; a run that restarts from step 0 clears it
-OUTCOMES = ("correct", "optimization_failure", "correctness_failure", "format_error")
 DEFAULTS = {
     "learning_rate": 1e-4,
     "num_generations": 8,
@@ -150,7 +150,7 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
     with JudgePool(workers=workers_per_process(judge_workers)) as pool:
         from trl import GRPOConfig, GRPOTrainer
 
-        from codefrontier.models import load_tokenizer
+        from codefrontier.checkpoint_io import load_tokenizer
 
         config = trainer_config(GRPOConfig, DEFAULTS, overrides or {}, work)
         work.mkdir(parents=True, exist_ok=True)

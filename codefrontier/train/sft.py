@@ -50,7 +50,7 @@ def run_sft(model: str, data: str | os.PathLike, out: str | os.PathLike,
     """Fine-tune `model` (a folder or hub id) on `data`; the result is a save_pretrained folder."""
     from trl import SFTConfig, SFTTrainer
 
-    from codefrontier.models import load_tokenizer
+    from codefrontier.checkpoint_io import load_tokenizer
 
     out = Path(out)
     work = work_dir_for(out, work_dir)

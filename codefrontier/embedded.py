@@ -1,34 +1,39 @@
-"""The embedded model, and loading any model or tokenizer by folder or hub id.
+"""The embedded model: a small Qwen2 model and its tokenizer, built here.
 
 On a laptop nothing can be downloaded, so the default policy is built here: a
 byte-level BPE tokenizer trained on the problems' text and the SFT programs, with
-a Qwen-style chat template, and a small Qwen2 model initialised from a config.
+Qwen2.5's chat template (tool calls included), and a small Qwen2 model
+initialised from a config.
 Real configs name a hub id (e.g. Qwen/Qwen2.5-7B-Instruct) instead, and every
-later stage loads either one the same way: `from_pretrained`.
+later stage loads either one the same way (`checkpoint_io`).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from codefrontier import __version__
+from codefrontier.checkpoint_io import generation_config, write_provenance
 from codefrontier.provenance import record
 
-log = logging.getLogger("codefrontier.models")
+log = logging.getLogger("codefrontier.embedded")
 
 IM_START, IM_END, END_OF_TEXT = "<|im_start|>", "<|im_end|>", "<|endoftext|>"
-# The template Qwen2.5 uses, without its default system prompt and tool syntax.
-CHAT_TEMPLATE = (
-    "{% for message in messages %}"
-    "{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}"
-    "{% endfor %}"
-    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}"
-)
+# Qwen2.5 writes tool calls between these, each one token (added, not special: decoding
+# keeps them, so the tool-call parser sees them).
+TOOL_CALL_TOKENS = ("<tool_call>", "</tool_call>")
+
+
+def qwen2_5_chat_template() -> str:
+    """Qwen2.5's own chat template, tool syntax included: the embedded model and
+    Qwen2.5-7B then share one prompt format and one tool-call parser (TRL recognises
+    this template by its text and sets the matching response parser)."""
+    from trl.chat_template_utils import qwen2_5_chat_template as template
+
+    return template
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,8 @@ def train_tokenizer(texts: Iterator[str], vocab_size: int):
     core.train_from_iterator(texts, trainer)
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=core, eos_token=IM_END,
                                         pad_token=END_OF_TEXT, unk_token=None)
-    tokenizer.chat_template = CHAT_TEMPLATE
+    tokenizer.add_tokens(list(TOOL_CALL_TOKENS))
+    tokenizer.chat_template = qwen2_5_chat_template()
     return tokenizer
 
 
@@ -113,30 +119,3 @@ def init_embedded_model(out: str | os.PathLike, texts: list[str | os.PathLike],
     log.info("embedded model: %d parameters, vocabulary %d -> %s",
              sum(p.numel() for p in model.parameters()), len(tokenizer), out)
     return out
-
-
-def generation_config(tokenizer, config_class=None):
-    """Generation defaults: stop at <|im_end|>, KV cache on (trainer checkpoints turn it off
-    in their config, and generation without it is several times slower)."""
-    if config_class is None:
-        from transformers import GenerationConfig as config_class
-    return config_class(eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id,
-                        use_cache=True, do_sample=True, temperature=1.0, top_p=1.0)
-
-
-def write_provenance(folder: Path, record: dict) -> None:
-    import torch
-    import transformers
-
-    record = {**record, "codefrontier_version": __version__, "torch_version": torch.__version__,
-              "transformers_version": transformers.__version__}
-    (folder / "provenance.json").write_text(json.dumps(record, indent=2, sort_keys=True))
-
-
-def load_tokenizer(name_or_path: str):
-    from transformers import AutoTokenizer
-
-    tokenizer = AutoTokenizer.from_pretrained(name_or_path)
-    if tokenizer.pad_token is None:
-        tokenizer.pad_token = tokenizer.eos_token
-    return tokenizer

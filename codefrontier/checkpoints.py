@@ -1,0 +1,78 @@
+"""Checkpoint names, the one definition the Snakefile, the workflow and the tables share.
+
+A checkpoint of the grid is named
+
+* ``sft``: the SFT policy every RL run starts from;
+* ``rl-<reward>``: the GRPO run under that reward (``rl-k2``, ``rl-kinf``, ...);
+* ``a<alpha>``: the merge θ_α = α·θ_high + (1−α)·θ_low (``a-0.5``, ``a0.25``, ``a2``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+SFT = "sft"
+RL_PREFIX = "rl-"
+ALPHA_PREFIX = "a"
+KINDS = ("sft", "rl", "merge")
+# Snakemake wildcard constraints (regular expressions)
+ALPHA_PATTERN = r"-?[0-9.]+(e-?[0-9]+)?"
+REWARD_PATTERN = r"k[0-9.]+|kinf|shaped-disc|shaped-cont"
+NAME_PATTERN = rf"{SFT}|{RL_PREFIX}[^/]+|{ALPHA_PREFIX}{ALPHA_PATTERN}"
+
+
+def format_alpha(alpha: float) -> str:
+    """The α in a checkpoint name: -0.5, 0, 1.5 (shortest round-trip form)."""
+    if not math.isfinite(alpha):
+        raise ValueError(f"α must be finite, got {alpha}")
+    text = repr(float(alpha))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def rl_name(reward: str) -> str:
+    return f"{RL_PREFIX}{reward}"
+
+
+def alpha_name(alpha: float) -> str:
+    return f"{ALPHA_PREFIX}{format_alpha(alpha)}"
+
+
+@dataclass(frozen=True)
+class CheckpointName:
+    """A parsed checkpoint name: its kind, and the reward (rl) or α (merge)."""
+
+    name: str
+    kind: str
+    reward: str | None = None
+    alpha: float | None = None
+
+    @classmethod
+    def parse(cls, name: str) -> CheckpointName:
+        if name == SFT:
+            return cls(name, "sft")
+        if name.startswith(RL_PREFIX) and len(name) > len(RL_PREFIX) and "/" not in name:
+            return cls(name, "rl", reward=name.removeprefix(RL_PREFIX))
+        if re.fullmatch(ALPHA_PREFIX + ALPHA_PATTERN, name):
+            try:
+                alpha = float(name.removeprefix(ALPHA_PREFIX))
+            except ValueError:
+                alpha = math.nan
+            if math.isfinite(alpha):
+                return cls(name, "merge", alpha=alpha)
+        raise ValueError(f"{name!r} is not a checkpoint name: expected {SFT}, "
+                         f"{RL_PREFIX}<reward> or {ALPHA_PREFIX}<alpha>")
+
+    @staticmethod
+    def is_valid(name: str) -> bool:
+        try:
+            CheckpointName.parse(name)
+        except ValueError:
+            return False
+        return True
+
+
+def merge_alpha(name: str) -> float | None:
+    """The α of a merge checkpoint's name; None for any other name."""
+    return CheckpointName.parse(name).alpha if CheckpointName.is_valid(name) else None
