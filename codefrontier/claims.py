@@ -14,13 +14,16 @@ For every model × setting with a merge curve (the `all` rows of the frontier ta
   range of both endpoints; which side continues the trade-off and where it degrades
   is described;
 - **in reach**: every checkpoint with α in [0, 1] solves at least 10% of samples
-  and has under 25% format errors;
+  and has under 25% format errors (the causes of the most frequent format errors are
+  named: a tool call the parser could not read, a turn budget run out, no submission);
 - **ensembles**: the interpolation + extrapolation pool against the best single
   checkpoint at every budget (gain and its bootstrap interval), and the problems
   only extrapolated checkpoints solve (reported, no threshold).
 
-The result is a Markdown report; a claim that does not hold is reported with its
-figures, never hidden. Indistinguishable endpoints also raise a warning.
+The result is a Markdown report with one section per model × setting (settings in
+frontier.SETTINGS order): each setting has its own RL runs and merges, so its claims are
+checked on its own rows. A claim that does not hold is reported with its figures, never
+hidden. Indistinguishable endpoints also raise a warning.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from codefrontier.frontier import FORMAT_CAUSES, setting_order
 from codefrontier.judge.verdicts import OUTCOMES
 
 SEPARATION_POINTS = 0.05
@@ -127,18 +131,43 @@ def extrapolation(curve: pd.DataFrame, low: pd.Series, high: pd.Series) -> Claim
                   "endpoints'") + f". Extrapolated points: {shape}")
 
 
+def format_causes(row: pd.Series) -> str:
+    """A row's format-error causes with their shares, most frequent first ("" if none);
+    a table written before a cause's column has none of it."""
+    shares = {c: row.get(f"format_{c}_rate", 0.0) for c in FORMAT_CAUSES}
+    found = sorted(((share, c) for c, share in shares.items() if pd.notna(share) and share > 0),
+                   reverse=True)
+    return ", ".join(f"{cause.replace('_', ' ')} {share:.3f}" for share, cause in found)
+
+
 def in_reach(curve: pd.DataFrame) -> Claim:
     inside = curve[(curve["alpha"] >= 0) & (curve["alpha"] <= 1)]
     if inside.empty:
         return Claim("in reach of the model", None, "no α in [0, 1]")
     weak = inside[(inside["rate_correct"] < MIN_CORRECT)
                   | (inside["rate_format_error"] >= MAX_FORMAT_ERRORS)]
+    most_format = inside.loc[inside["rate_format_error"].idxmax()]
+    causes = format_causes(most_format)
     worst = (f"lowest correct {inside['rate_correct'].min():.3f}, highest format errors "
-             f"{inside['rate_format_error'].max():.3f}")
+             f"{most_format['rate_format_error']:.3f}"
+             + (f" ({most_format['checkpoint']}: {causes})" if causes else ""))
     return Claim("in reach of the model", weak.empty,
                  f"{worst} over α in [0, 1] (needs correct ≥ {MIN_CORRECT:.2f}, format errors "
                  f"< {MAX_FORMAT_ERRORS:.2f})"
                  + (f"; short: {', '.join(weak['checkpoint'])}" if not weak.empty else ""))
+
+
+def episode_summary(rows: pd.DataFrame) -> str:
+    """For a multi-turn setting, the range of turns and tool calls per sample over its
+    checkpoints ("" for single-turn settings and tables without these columns)."""
+    if not {"mean_turns", "mean_tool_calls"} <= set(rows) or rows["mean_turns"].isna().all():
+        return ""
+    turns, calls = rows["mean_turns"].dropna(), rows["mean_tool_calls"].dropna()
+    if turns.max() <= 1 and (calls.empty or calls.max() == 0):
+        return ""
+    return (f"Episodes: {turns.min():.2f}–{turns.max():.2f} model turns and "
+            f"{calls.min():.2f}–{calls.max():.2f} tool calls per sample over its "
+            f"{len(rows)} checkpoints.\n\n")
 
 
 def ensemble_summary(ensemble: pd.DataFrame, model: str, setting: str) -> Claim:
@@ -170,28 +199,40 @@ def indistinguishable(low: pd.Series, high: pd.Series, delta: Claim) -> bool:
 
 def check(frontier: pd.DataFrame, ensemble: pd.DataFrame,
           delta_norms: dict[tuple[str, str, str], float]) -> tuple[str, list[str]]:
-    """The Markdown report and the warnings."""
+    """The Markdown report, one section per model × setting, and the warnings."""
     table = frontier[frontier["difficulty"] == "all"]
+    order = {s: i for i, s in enumerate(setting_order(table["setting"]))}
+    groups = sorted(table.groupby(["model", "setting"]),
+                    key=lambda group: (group[0][0], order[group[0][1]]))
     sections, warnings = [], []
-    for (model, setting), rows in table.groupby(["model", "setting"], sort=True):
-        curve = curve_points(rows)
-        ends = curve[curve["kind"] == "rl"]
-        low, high = (ends[ends["alpha"] == a] for a in (0.0, 1.0))
-        if low.empty or high.empty:
-            sections.append(f"## {model} / {setting}\n\nno merge curve: nothing to check\n")
-            continue
-        low, high = low.iloc[0], high.iloc[0]
-        delta = endpoints_differ(model, setting, delta_norms)
-        claims = [delta, endpoints_separate(low, high), interpolation_trend(curve),
-                  extrapolation(curve, low, high), in_reach(curve),
-                  ensemble_summary(ensemble, model, setting)]
-        if indistinguishable(low, high, delta):
-            warnings.append(f"{model}/{setting}: the RL endpoints {low['checkpoint']} and "
-                            f"{high['checkpoint']} are indistinguishable (equal weights or every "
-                            f"rate within 2 standard errors): this run shows no frontier")
-        sections.append(f"## {model} / {setting}\n\n" + "\n".join(c.line() for c in claims)
-                        + "\n")
+    for (model, setting), rows in groups:
+        section, warning = check_setting(model, setting, rows, ensemble, delta_norms)
+        sections.append(section)
+        warnings += warning
     header = "# Claims checked on this run\n\n"
     if warnings:
         header += "".join(f"**WARNING** {w}\n\n" for w in warnings)
     return header + "\n".join(sections), warnings
+
+
+def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.DataFrame,
+                  delta_norms: dict[tuple[str, str, str], float]) -> tuple[str, list[str]]:
+    """The section of one model × setting (the `all` rows of its checkpoints) and its
+    warnings."""
+    title = f"## {model} / {setting}\n\n{episode_summary(rows)}"
+    curve = curve_points(rows)
+    ends = curve[curve["kind"] == "rl"]
+    low, high = (ends[ends["alpha"] == a] for a in (0.0, 1.0))
+    if low.empty or high.empty:
+        return f"{title}no merge curve: nothing to check\n", []
+    low, high = low.iloc[0], high.iloc[0]
+    delta = endpoints_differ(model, setting, delta_norms)
+    claims = [delta, endpoints_separate(low, high), interpolation_trend(curve),
+              extrapolation(curve, low, high), in_reach(curve),
+              ensemble_summary(ensemble, model, setting)]
+    warnings = []
+    if indistinguishable(low, high, delta):
+        warnings.append(f"{model}/{setting}: the RL endpoints {low['checkpoint']} and "
+                        f"{high['checkpoint']} are indistinguishable (equal weights or every "
+                        f"rate within 2 standard errors): this run shows no frontier")
+    return title + "\n".join(c.line() for c in claims) + "\n", warnings

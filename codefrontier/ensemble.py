@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 
 from codefrontier.checkpoints import merge_alpha, rl_name
-from codefrontier.frontier import Checkpoint, correct_counts
+from codefrontier.frontier import Checkpoint, correct_counts, setting_order
 from codefrontier.metrics import most_draws_per_member, pooled_pass_at_k
 
 BOOTSTRAP_RESAMPLES = 2000
@@ -73,11 +73,15 @@ def bootstrap_interval(differences: np.ndarray, resamples: int = BOOTSTRAP_RESAM
 
 def ensemble_rows(checkpoints: list[Checkpoint],
                   endpoints: dict[str, tuple[str, str]] | None = None) -> list[dict]:
+    """Rows per (model, setting), models by name and settings in SETTINGS order: pools never
+    mix settings; `endpoints` names each model's merge parents, the same in every setting."""
     rows = []
     groups: dict[tuple[str, str], dict[str, Checkpoint]] = defaultdict(dict)
     for ckpt in checkpoints:
         groups[(ckpt.model, ckpt.setting)][ckpt.name] = ckpt
-    for (model, setting), by_name in sorted(groups.items()):
+    order = {s: i for i, s in enumerate(setting_order(s for _, s in groups))}
+    for (model, setting), by_name in sorted(groups.items(),
+                                            key=lambda group: (group[0][0], order[group[0][1]])):
         low, high = (endpoints or {}).get(model, (None, None))
         rows += _group_rows(model, setting, by_name, low, high)
     return rows

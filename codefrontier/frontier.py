@@ -14,14 +14,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from codefrontier.checkpoints import CheckpointName, rl_name
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.problems import load_problems
 from codefrontier.tables import read_records
 
-FORMAT_CAUSES = ("truncated", "no_code_block")
+# Why a sample is a format error (the verdicts' `format_error_cause`): the token budget ran
+# out, no fenced block, a tool call the parser could not read, the turn or token budget ran
+# out mid-episode, an agentic episode that ended without a submit.
+FORMAT_CAUSES = ("truncated", "no_code_block", "malformed_tool_call", "turn_budget_exhausted",
+                 "no_submission")
 DIFFICULTIES = ("easy", "medium", "hard")
+# The inference settings in the order tables and charts show them; others follow by name.
+SETTINGS = ("reasoning", "tool_use", "agentic")
+# samples.parquet columns read here, with the value a file written before them implies
+SAMPLE_DEFAULTS = {"completion_tokens": None, "turns": 1, "tool_calls": 0}
 
 FRONTIER_SCHEMA = pa.schema([
     ("model", pa.string()), ("setting", pa.string()), ("checkpoint", pa.string()),
@@ -36,7 +45,16 @@ FRONTIER_SCHEMA = pa.schema([
     ("pass_at_1", pa.float64()),      # mean over problems of c/n
     ("mean_completion_tokens", pa.float64()),
     *[(f"format_{c}_rate", pa.float64()) for c in FORMAT_CAUSES],  # share of all samples
+    ("mean_turns", pa.float64()),       # model turns per sample
+    ("mean_tool_calls", pa.float64()),  # tool calls or terminal actions per sample
 ])
+
+
+def setting_order(settings) -> list[str]:
+    """The distinct settings, the known ones in SETTINGS order, then the others by name."""
+    distinct = set(settings)
+    return [s for s in SETTINGS if s in distinct] + sorted(distinct - set(SETTINGS))
+
 
 @dataclass(frozen=True)
 class Checkpoint:
@@ -113,36 +131,70 @@ def correct_counts(checkpoint: Checkpoint) -> dict[str, tuple[int, int]]:
     return problem_counts(read_records(checkpoint.verdicts))
 
 
+def sample_stats(checkpoint: Checkpoint) -> dict[tuple[str, int], dict]:
+    """(problem_id, sample_id) -> completion_tokens, turns, tool_calls from samples.parquet;
+    a column the file predates, or a null, reads as SAMPLE_DEFAULTS (turns 1, tool calls 0);
+    no file: {}.
+    Only these columns are read (transcripts can be large)."""
+    path = checkpoint.samples
+    if not path.exists():
+        return {}
+    present = set(pq.read_schema(path).names)
+    wanted = ["problem_id", "sample_id", "setting", *SAMPLE_DEFAULTS]
+    table = pq.read_table(path, columns=[c for c in wanted if c in present])
+    others = set(table.column("setting").to_pylist()) - {checkpoint.setting} \
+        if "setting" in present else set()
+    if others:
+        raise ValueError(f"{path}: samples of setting {sorted(others)} in the folder of "
+                         f"setting {checkpoint.setting!r}")
+    return {(row["problem_id"], row["sample_id"]):
+            {key: default if row.get(key) is None else row[key]
+             for key, default in SAMPLE_DEFAULTS.items()}
+            for row in table.to_pylist()}
+
+
+def check_format_causes(verdicts: list[dict], path: Path) -> None:
+    """Every format error's cause is one the table has a column for."""
+    unknown = {v["format_error_cause"] for v in verdicts
+               if v["outcome"] == "format_error"} - set(FORMAT_CAUSES)
+    if unknown:
+        raise ValueError(f"{path}: format-error causes {sorted(map(str, unknown))} are not "
+                         f"among {', '.join(FORMAT_CAUSES)} (frontier.FORMAT_CAUSES)")
+
+
 def frontier_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLike,
                   endpoints: dict[str, tuple[str, str]] | None = None) -> list[dict]:
     """One row per checkpoint x difficulty (and "all"); `endpoints` names each model's
-    merge parents (low, high) for the merged checkpoints' reward column."""
+    merge parents (low, high) for the merged checkpoints' reward column. Checkpoints of
+    several models and settings give rows of each (model, setting)."""
     difficulty = {p.problem_id: p.difficulty for p in load_problems(problems_path)}
     rows = []
     for ckpt in checkpoints:
         verdicts = read_records(ckpt.verdicts)
-        tokens = {(r["problem_id"], r["sample_id"]): r["completion_tokens"]
-                  for r in read_records(ckpt.samples)} if ckpt.samples.exists() else {}
         unknown = {v["problem_id"] for v in verdicts} - difficulty.keys()
         if unknown:
             raise ValueError(f"{ckpt.verdicts}: problems not in {problems_path}: "
                              f"{sorted(unknown)[:5]}")
+        check_format_causes(verdicts, ckpt.verdicts)
+        stats = sample_stats(ckpt)
+        low_high = (endpoints or {}).get(ckpt.model)
         for level in (*DIFFICULTIES, "all"):
             chosen = [v for v in verdicts if level == "all" or difficulty[v["problem_id"]] == level]
-            if not chosen:
-                continue
-            low_high = (endpoints or {}).get(ckpt.model)
-            rows.append(_row(ckpt, level, chosen, tokens, low_high))
+            if chosen:
+                rows.append(_row(ckpt, level, chosen, stats, low_high))
     return rows
 
 
-def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], tokens: dict,
+def _mean(values: list) -> float:
+    return sum(values) / len(values) if values else float("nan")
+
+
+def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], stats: dict,
          low_high: tuple[str, str] | None) -> dict:
     outcomes = Counter(v["outcome"] for v in verdicts)
     causes = Counter(v["format_error_cause"] for v in verdicts if v["outcome"] == "format_error")
     per_problem = problem_counts(verdicts)
-    used = [tokens[(v["problem_id"], v["sample_id"])] for v in verdicts
-            if (v["problem_id"], v["sample_id"]) in tokens]
+    sampled = [stats[key] for v in verdicts if (key := (v["problem_id"], v["sample_id"])) in stats]
     total = len(verdicts)
     merge_reward = f"{low_high[0]}->{low_high[1]}" if low_high else None
     reward = ckpt.parsed.reward if ckpt.kind == "rl" else \
@@ -155,6 +207,9 @@ def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], tokens: dict,
         **{f"rate_{o}": outcomes[o] / total for o in OUTCOMES},
         **{f"se_{o}": cluster_standard_error(outcome_counts(verdicts, o)) for o in OUTCOMES},
         "pass_at_1": sum(c / n for n, c in per_problem.values()) / len(per_problem),
-        "mean_completion_tokens": sum(used) / len(used) if used else float("nan"),
+        "mean_completion_tokens": _mean([s["completion_tokens"] for s in sampled
+                                         if s["completion_tokens"] is not None]),
         **{f"format_{c}_rate": causes[c] / total for c in FORMAT_CAUSES},
+        "mean_turns": _mean([s["turns"] for s in sampled]),
+        "mean_tool_calls": _mean([s["tool_calls"] for s in sampled]),
     }

@@ -1,8 +1,10 @@
 """Altair charts of the frontier and ensemble tables, saved as .html and .png (vl-convert).
 
-Error bars and bands are ± 1 problem-clustered standard error (the `se_` columns of the
-frontier table). Checkpoints at the same point share one label ("sft = rl-k2 = a0");
-curves that coincide keep distinct dashes and point shapes instead of being moved.
+Every chart has one panel per model (rows) × setting (columns, in frontier.SETTINGS order);
+panels share their axes, so settings compare by position. Error bars and bands are ± 1
+problem-clustered standard error (the `se_` columns of the frontier table). Checkpoints at
+the same point share one label ("sft = rl-k2 = a0"); curves that coincide keep distinct
+dashes and point shapes instead of being moved.
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from codefrontier.frontier import FORMAT_CAUSES, setting_order
+
+CHARTS = ("frontier", "outcome_mix", "pass_at_k", "format_causes")
 OUTCOME_LABELS = {"rate_correct": "correct", "rate_optimization_failure": "optimization failure",
                   "rate_correctness_failure": "correctness failure",
                   "rate_format_error": "format error"}
@@ -31,6 +36,20 @@ CHAR_PX, LINE_PX = 6.5, 14     # width of a character and height of a line of an
 LABEL_OFFSETS = [(12, 0), (-12, 0), (10, -14), (10, 14), (-10, -14), (-10, 14),
                  (12, -28), (-12, -28), (12, 28), (-12, 28)]
 POINT_PX = 9                   # half the width of the largest marker
+CAUSE_LABELS = {c: c.replace("_", " ") for c in FORMAT_CAUSES}
+# One colour per format-error cause, the same in every run (Tableau 10's first five).
+CAUSE_COLORS = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b"]
+BAR_STEP_PX = 24               # width of a checkpoint's bar slot in the format_causes chart
+MIN_BARS_WIDTH = 240           # ... and the least width of its panels, which fits the axis title
+
+
+def facet(chart, data: pd.DataFrame):
+    """One panel per model (rows) × setting (columns, in frontier.SETTINGS order)."""
+    import altair as alt
+
+    settings = setting_order(data["setting"]) if "setting" in data else []
+    return chart.facet(column=alt.Column("setting:N", sort=settings),
+                       row=alt.Row("model:N"))
 
 
 def rate_domain(values: pd.Series) -> list[float]:
@@ -231,7 +250,7 @@ def frontier_chart(frontier: pd.DataFrame):
     marks = [curve, x_bars, y_bars, merges, anchors] if alphas else [x_bars, y_bars, anchors]
     layered = alt.layer(*marks, *labels, data=data).properties(
         width=FRONTIER_SIZE[0], height=FRONTIER_SIZE[1])
-    return layered.facet(column=alt.Column("setting:N"), row=alt.Row("model:N"))
+    return facet(layered, data)
 
 
 def outcome_rates_by_alpha(frontier: pd.DataFrame) -> pd.DataFrame:
@@ -288,7 +307,7 @@ def outcome_mix_chart(frontier: pd.DataFrame):
         bound="[0, 1]").transform_flatten(["bound"]).mark_rule(
         color="gray", strokeDash=[3, 3]).encode(x="bound:Q")
     layered = alt.layer(bounds, bands, lines, points, data=data).properties(width=340, height=240)
-    return layered.facet(column=alt.Column("setting:N"), row=alt.Row("model:N"))
+    return facet(layered, data)
 
 
 def identical_pool_notes(pools: pd.DataFrame) -> pd.Series:
@@ -346,12 +365,66 @@ def pass_at_k_chart(ensemble: pd.DataFrame):
     identical = alt.Chart().transform_filter("isValid(datum.identical)").mark_text(
         align="left", baseline="top", lineBreak="\n", fontSize=10, color="dimgray").encode(
         x=alt.value(6), y=alt.value(6), text="identical:N")
-    return alt.layer(singles, lines, points, identical, data=data).properties(
-        width=340, height=260).facet(column=alt.Column("setting:N"), row=alt.Row("model:N"))
+    return facet(alt.layer(singles, lines, points, identical, data=data).properties(
+        width=340, height=260), data)
 
 
 def _cycle(values: list, n: int) -> list:
     return [values[i % len(values)] for i in range(n)]
+
+
+def format_cause_shares(frontier: pd.DataFrame) -> pd.DataFrame:
+    """One row per checkpoint (the `all` rows) × format-error cause: `share` of all samples,
+    `order` of the checkpoint in its panel (sft, RL, merges by α) and `note` ("no format
+    errors") on one row of each panel that has none. A table written before a cause's column
+    counts none of it."""
+    data = frontier[frontier["difficulty"] == "all"]
+    data = data.loc[sorted(data.index, key=lambda i: _checkpoint_order(data.loc[i]))]
+    parts = []
+    for index, (cause, label) in enumerate(CAUSE_LABELS.items()):
+        part = data[["model", "setting", "checkpoint", "rate_format_error"]].copy()
+        column = f"format_{cause}_rate"
+        part["share"] = data[column].fillna(0.0) if column in data else 0.0
+        part["cause"], part["cause_order"] = label, index
+        parts.append(part)
+    if not parts or data.empty:
+        return pd.DataFrame(columns=["model", "setting", "checkpoint", "rate_format_error",
+                                     "share", "cause", "cause_order", "note"])
+    shares = pd.concat(parts, ignore_index=True)
+    none = shares.groupby(["model", "setting"])["share"].transform("sum") == 0
+    first = ~shares.duplicated(subset=["model", "setting"])
+    shares["note"] = pd.Series("no format errors", index=shares.index).where(none & first)
+    shares["note"] = shares["note"].astype("string")  # missing: null, not NaN
+    return shares
+
+
+def format_causes_chart(frontier: pd.DataFrame):
+    """Format errors per checkpoint as bars stacked by cause (shares of all samples), so a
+    setting's failures to answer (truncation, a malformed tool call, a turn budget run out,
+    no submission) read against its frontier; checkpoints in the order sft, RL, merges by α."""
+    import altair as alt
+
+    data = format_cause_shares(frontier)
+    order = list(dict.fromkeys(data["checkpoint"]))
+    labels = list(CAUSE_LABELS.values())
+    totals = data.groupby(["model", "setting", "checkpoint"])["share"].sum()
+    y_scale = alt.Scale(domain=[0, rate_domain(pd.concat([totals, pd.Series([0.0])]))[1]],
+                        nice=False)
+    bars = alt.Chart().mark_bar().encode(
+        x=alt.X("checkpoint:N", sort=order, title="checkpoint", axis=alt.Axis(labelAngle=-45)),
+        y=alt.Y("share:Q", stack="zero", scale=y_scale,
+                axis=rate_axis("format errors, share of samples")),
+        color=alt.Color("cause:N", title="format-error cause", sort=labels,
+                        scale=alt.Scale(domain=labels, range=CAUSE_COLORS[:len(labels)])),
+        order=alt.Order("cause_order:Q"),
+        tooltip=["checkpoint:N", "cause:N", alt.Tooltip("share:Q", format=".3f"),
+                 alt.Tooltip("rate_format_error:Q", title="all format errors", format=".3f")])
+    note = alt.Chart().transform_filter("isValid(datum.note)").mark_text(
+        align="left", baseline="top", fontSize=11, color="dimgray").encode(
+        x=alt.value(6), y=alt.value(6), text="note:N")
+    layered = alt.layer(bars, note, data=data).properties(
+        width=max(BAR_STEP_PX * len(order), MIN_BARS_WIDTH), height=220)
+    return facet(layered, data)
 
 
 def save_chart(chart, stem: Path) -> list[Path]:
@@ -364,11 +437,12 @@ def save_chart(chart, stem: Path) -> list[Path]:
 
 def write_plots(frontier_path: str | os.PathLike, ensemble_path: str | os.PathLike,
                 out_dir: str | os.PathLike) -> list[Path]:
+    """Every chart of CHARTS as out_dir/<chart>.html and .png."""
     frontier = pd.read_parquet(frontier_path)
     ensemble = pd.read_parquet(ensemble_path)
+    charts = {"frontier": lambda: frontier_chart(frontier),
+              "outcome_mix": lambda: outcome_mix_chart(frontier),
+              "pass_at_k": lambda: pass_at_k_chart(ensemble),
+              "format_causes": lambda: format_causes_chart(frontier)}
     out_dir = Path(out_dir)
-    written = []
-    written += save_chart(frontier_chart(frontier), out_dir / "frontier")
-    written += save_chart(outcome_mix_chart(frontier), out_dir / "outcome_mix")
-    written += save_chart(pass_at_k_chart(ensemble), out_dir / "pass_at_k")
-    return written
+    return [path for name in CHARTS for path in save_chart(charts[name](), out_dir / name)]

@@ -71,3 +71,51 @@ def test_too_few_alphas_cannot_be_checked():
 def test_spearman_is_the_rank_correlation():
     assert spearman(pd.Series([0, 1, 2, 3]), pd.Series([9, 4, 1, 0])) == -1.0
     assert spearman(pd.Series([0, 1, 2, 3]), pd.Series([1, 3, 2, 4])) == pytest.approx(0.8)
+
+
+def in_setting(frame: pd.DataFrame, setting: str, **columns) -> pd.DataFrame:
+    return frame.assign(setting=setting, **columns)
+
+
+def test_one_section_per_model_and_setting_in_setting_order():
+    frontier = pd.concat([in_setting(FRONTIER, s) for s in ("agentic", "reasoning", "tool_use")])
+    ensemble = pd.concat([in_setting(ENSEMBLE, s) for s in ("agentic", "reasoning", "tool_use")])
+    norms = {(m, s, c): v for (m, _, c), v in NORMS.items()
+             for s in ("agentic", "reasoning", "tool_use")}
+    report, warnings = check(frontier, ensemble, norms)
+    headings = [line for line in report.splitlines() if line.startswith("## ")]
+    assert headings == ["## tiny / reasoning", "## tiny / tool_use", "## tiny / agentic"]
+    assert warnings == [] and report.count(": holds.") == 15
+
+
+def test_a_setting_is_checked_on_its_own_rows():
+    broken = FRONTIER.copy()
+    broken["rate_optimization_failure"] = 0.2  # no trade-off in this setting
+    frontier = pd.concat([FRONTIER, in_setting(broken, "agentic")])
+    ensemble = pd.concat([ENSEMBLE, in_setting(ENSEMBLE, "agentic")])
+    norms = NORMS | {("tiny", "agentic", c): v for (_, _, c), v in NORMS.items()}
+    report, warnings = check(frontier, ensemble, norms)
+    reasoning, agentic = report.split("## tiny / ")[1:]
+    assert reasoning.startswith("reasoning") and "DOES NOT HOLD" not in reasoning
+    assert "**endpoints separate**: DOES NOT HOLD" in agentic
+    assert warnings == []  # the other rates still differ: not indistinguishable
+
+
+def test_multi_turn_sections_name_format_causes_and_episode_lengths():
+    agentic = in_setting(FRONTIER, "agentic", mean_turns=3.5, mean_tool_calls=2.5,
+                         format_truncated_rate=0.0, format_no_submission_rate=0.0,
+                         format_turn_budget_exhausted_rate=0.0)
+    agentic.loc[agentic["checkpoint"] == "a0.5", ["rate_format_error", "rate_correctness_failure",
+                                                  "format_no_submission_rate",
+                                                  "format_turn_budget_exhausted_rate",
+                                                  "mean_turns"]] = [0.30, 0.20, 0.20, 0.10, 6.0]
+    reasoning = FRONTIER.assign(mean_turns=1.0, mean_tool_calls=0.0)
+    report, _ = check(pd.concat([reasoning, agentic]),
+                      pd.concat([ENSEMBLE, in_setting(ENSEMBLE, "agentic")]),
+                      NORMS | {("tiny", "agentic", c): v for (_, _, c), v in NORMS.items()})
+    reasoning_section, agentic_section = report.split("## tiny / ")[1:]
+    assert "Episodes:" not in reasoning_section
+    assert "Episodes: 3.50–6.00 model turns and 2.50–2.50 tool calls per sample" in agentic_section
+    assert ("highest format errors 0.300 (a0.5: no submission 0.200, turn budget exhausted "
+            "0.100)") in agentic_section
+    assert "**in reach of the model**: DOES NOT HOLD" in agentic_section

@@ -3,11 +3,13 @@
 import dataclasses
 import math
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from conftest import stdin_problem
 
 from codefrontier.ensemble import ensemble_rows, pools_for
-from codefrontier.frontier import Checkpoint, frontier_rows
+from codefrontier.frontier import FORMAT_CAUSES, FRONTIER_SCHEMA, Checkpoint, frontier_rows
 from codefrontier.judge.files import VERDICTS_SCHEMA
 from codefrontier.problems import Test, save_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA
@@ -21,18 +23,41 @@ def verdict(problem_id, sample_id, outcome, cause=None):
             "isolation": "namespaces"}
 
 
-def write_checkpoint(root, name, outcomes):
-    """outcomes: {problem_id: [outcome, ...]}"""
-    folder = root / "results" / "m" / "reasoning" / name
+# The samples columns of multi-turn settings (docs/results.md), added to whatever the
+# settings module's schema has so far.
+EPISODE_FIELDS = [("tool_calls", pa.int64()),
+                  ("transcript", pa.list_(pa.struct([("role", pa.string()),
+                                                     ("content", pa.string())]))),
+                  ("episode_error", pa.string()), ("code", pa.string())]
+EPISODE_SAMPLES_SCHEMA = pa.schema([*SAMPLES_SCHEMA,
+                                    *[f for f in EPISODE_FIELDS if f[0] not in SAMPLES_SCHEMA.names]])
+# samples.parquet as written before turns and the episode columns
+OLD_SAMPLES_SCHEMA = pa.schema([f for f in SAMPLES_SCHEMA if f.name != "turns"])
+
+
+def write_checkpoint(root, name, outcomes, setting="reasoning", causes=None, episodes=None,
+                     samples_schema=SAMPLES_SCHEMA):
+    """outcomes: {problem_id: [outcome, ...]}; causes: the format-error causes in order of
+    the format errors (default: all `truncated`); episodes: (turns, tool_calls) per sample
+    in order, written with the episode columns."""
+    folder = root / "results" / "m" / setting / name
     rows, samples = [], []
+    causes, episodes = iter(causes or []), iter(episodes or [])
     for pid, values in outcomes.items():
         for index, outcome in enumerate(values):
-            rows.append(verdict(pid, index, outcome, "truncated" if outcome == "format_error" else None))
-            samples.append({"problem_id": pid, "sample_id": index, "setting": "reasoning",
+            cause = next(causes, "truncated") if outcome == "format_error" else None
+            rows.append(verdict(pid, index, outcome, cause))
+            samples.append({"problem_id": pid, "sample_id": index, "setting": setting,
                             "completion": "", "finish_reason": "stop", "prompt_tokens": 5,
                             "completion_tokens": 10 * (index + 1), "turns": 1})
+            if samples_schema is EPISODE_SAMPLES_SCHEMA:
+                turns, calls = next(episodes)
+                samples[-1] |= {"turns": turns, "tool_calls": calls, "code": None,
+                                "episode_error": cause if cause != "truncated" else None,
+                                "transcript": [{"role": "user", "content": "solve"}] + [
+                                    {"role": "assistant", "content": "call"}] * turns}
     write_records(rows, folder / "verdicts.parquet", schema=VERDICTS_SCHEMA)
-    write_records(samples, folder / "samples.parquet", schema=SAMPLES_SCHEMA)
+    write_records(samples, folder / "samples.parquet", schema=samples_schema)
     return Checkpoint.from_verdicts_path(folder / "verdicts.parquet")
 
 
@@ -165,3 +190,87 @@ def test_each_pool_reports_its_gain_over_the_best_single_checkpoint(tmp_path):
     assert pool["pass_at_k"] == pytest.approx((0.5 + 0.25) / 2)
     assert pool["gain_over_best"] == pytest.approx(pool["pass_at_k"] - best["pass_at_k"])
     assert pool["gain_low"] <= pool["gain_over_best"] <= pool["gain_high"]
+
+
+def test_rows_of_two_settings_carry_their_own_causes_turns_and_tool_calls(tmp_path, problems):
+    reasoning = write_checkpoint(tmp_path, "sft", {
+        "p-easy": ["correct", "format_error"], "p-hard": ["correctness_failure", "correct"]})
+    tool_use = write_checkpoint(
+        tmp_path, "sft", {"p-easy": ["format_error", "format_error"],
+                          "p-hard": ["format_error", "correct"]},
+        setting="tool_use", causes=["malformed_tool_call", "turn_budget_exhausted", "truncated"],
+        episodes=[(2, 1), (5, 4), (4, 3), (1, 0)], samples_schema=EPISODE_SAMPLES_SCHEMA)
+    rows = {(r["setting"], r["difficulty"]): r
+            for r in frontier_rows([reasoning, tool_use], problems)}
+    assert set(rows) == {(s, d) for s in ("reasoning", "tool_use") for d in ("easy", "hard", "all")}
+    assert all(list(r) == FRONTIER_SCHEMA.names for r in rows.values())
+    first = rows[("reasoning", "all")]
+    assert (first["mean_turns"], first["mean_tool_calls"]) == (1.0, 0.0)
+    assert first["format_truncated_rate"] == 0.25 and first["format_no_submission_rate"] == 0.0
+    tools = rows[("tool_use", "all")]
+    assert tools["rate_format_error"] == 0.75 and tools["rate_correct"] == 0.25
+    assert tools["format_malformed_tool_call_rate"] == 0.25
+    assert tools["format_turn_budget_exhausted_rate"] == 0.25
+    assert tools["format_truncated_rate"] == 0.25
+    assert sum(tools[f"format_{c}_rate"] for c in FORMAT_CAUSES) == tools["rate_format_error"]
+    assert tools["mean_turns"] == pytest.approx(3.0) and tools["mean_tool_calls"] == 2.0
+    easy = rows[("tool_use", "easy")]  # the first two samples only
+    assert (easy["mean_turns"], easy["mean_tool_calls"]) == (3.5, 2.5)
+
+
+def test_the_frontier_schema_appends_the_new_columns():
+    names = FRONTIER_SCHEMA.names
+    assert names[-7:] == ["format_truncated_rate", "format_no_code_block_rate",
+                          "format_malformed_tool_call_rate", "format_turn_budget_exhausted_rate",
+                          "format_no_submission_rate", "mean_turns", "mean_tool_calls"]
+    assert names.index("mean_completion_tokens") == names.index("format_truncated_rate") - 1
+
+
+def test_samples_written_before_the_episode_columns_still_aggregate(tmp_path, problems):
+    ckpt = write_checkpoint(tmp_path, "rl-k2", {"p-easy": ["correct", "format_error"],
+                                                "p-hard": ["correct"]},
+                            samples_schema=OLD_SAMPLES_SCHEMA)
+    assert "turns" not in pq.read_schema(ckpt.samples).names
+    row = next(r for r in frontier_rows([ckpt], problems) if r["difficulty"] == "all")
+    assert (row["mean_turns"], row["mean_tool_calls"]) == (1.0, 0.0)
+    assert row["mean_completion_tokens"] == pytest.approx(40 / 3)
+    assert row["format_truncated_rate"] == pytest.approx(1 / 3)
+
+
+def test_without_a_samples_file_the_sample_means_are_nan(tmp_path, problems):
+    ckpt = write_checkpoint(tmp_path, "sft", {"p-easy": ["correct"]})
+    ckpt.samples.unlink()
+    (row, _) = frontier_rows([ckpt], problems)
+    assert math.isnan(row["mean_turns"]) and math.isnan(row["mean_completion_tokens"])
+
+
+def test_an_unknown_format_error_cause_is_an_error(tmp_path, problems):
+    ckpt = write_checkpoint(tmp_path, "sft", {"p-easy": ["format_error"]}, causes=["gremlins"])
+    with pytest.raises(ValueError, match=r"format-error causes \['gremlins'\]"):
+        frontier_rows([ckpt], problems)
+
+
+def test_samples_of_another_setting_in_a_setting_folder_are_an_error(tmp_path, problems):
+    ckpt = write_checkpoint(tmp_path, "sft", {"p-easy": ["correct"]})
+    moved = tmp_path / "results" / "m" / "agentic" / "sft"
+    moved.mkdir(parents=True)
+    for path in (ckpt.verdicts, ckpt.samples):
+        path.rename(moved / path.name)
+    with pytest.raises(ValueError, match=r"samples of setting \['reasoning'\]"):
+        frontier_rows([Checkpoint.from_verdicts_path(moved / "verdicts.parquet")], problems)
+
+
+def test_ensembles_pool_checkpoints_of_one_setting_only(tmp_path):
+    fail = ["correctness_failure"] * 2
+    reasoning = [write_checkpoint(tmp_path, "rl-k2", {"p-easy": ["correct", "correct"],
+                                                      "p-hard": fail}),
+                 write_checkpoint(tmp_path, "rl-kinf", {"p-easy": fail, "p-hard": fail})]
+    agentic = [write_checkpoint(tmp_path, name, {"p-easy": fail, "p-hard": outcome},
+                                setting="agentic")
+               for name, outcome in (("rl-k2", fail), ("rl-kinf", ["correct", "correct"]))]
+    rows = ensemble_rows([*agentic, *reasoning], {"m": ("k2", "kinf")})
+    assert list(dict.fromkeys(r["setting"] for r in rows)) == ["reasoning", "agentic"]
+    best = {r["setting"]: r for r in rows if (r["pool"], r["k"]) == ("best-single", 1)}
+    assert best["reasoning"]["members"] == ["rl-k2"] and best["agentic"]["members"] == ["rl-kinf"]
+    pooled = {r["setting"]: r for r in rows if (r["pool"], r["k"]) == ("rl-endpoints", 2)}
+    assert pooled["reasoning"]["solved"] == ["p-easy"] and pooled["agentic"]["solved"] == ["p-hard"]

@@ -9,11 +9,14 @@ import pytest
 import vl_convert
 
 from codefrontier.ensemble import ENSEMBLE_SCHEMA
-from codefrontier.frontier import FRONTIER_SCHEMA
+from codefrontier.frontier import FORMAT_CAUSES, FRONTIER_SCHEMA
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.plots import (
+    CHARTS,
     EXTRAPOLATED,
     INTERPOLATED,
+    format_cause_shares,
+    format_causes_chart,
     frontier_chart,
     outcome_mix_chart,
     pass_at_k_chart,
@@ -26,17 +29,22 @@ POOLS = ("best-single", "interpolation", "interpolation+extrapolation", "rl-endp
 
 
 def frontier_row(checkpoint, correct, optimization, wrong, format_error, se=0.06,
-                 difficulty="all"):
+                 difficulty="all", setting="reasoning", causes=None):
+    """causes: {cause: share of the format errors}; all of them `truncated` by default."""
     kind = "sft" if checkpoint == "sft" else "rl" if checkpoint.startswith("rl-") else "merge"
     counts = dict(zip(OUTCOMES, (correct, optimization, wrong, format_error), strict=True))
-    row = {"model": "tiny", "setting": "reasoning", "checkpoint": checkpoint, "kind": kind,
+    causes = causes or {"truncated": 1.0}
+    row = {"model": "tiny", "setting": setting, "checkpoint": checkpoint, "kind": kind,
            "reward": {"sft": None, "rl": checkpoint.removeprefix("rl-"), "merge": "k2->kinf"}[kind],
            "alpha": float(checkpoint[1:]) if kind == "merge" else None,
            "difficulty": difficulty, "problems": 15, "samples": SAMPLES,
            **{f"rate_{o}": c / SAMPLES for o, c in counts.items()},
            **{f"se_{o}": se for o in OUTCOMES},
            "pass_at_1": correct / SAMPLES, "mean_completion_tokens": 120.0,
-           "format_truncated_rate": format_error / SAMPLES, "format_no_code_block_rate": 0.0}
+           **{f"format_{c}_rate": causes.get(c, 0.0) * format_error / SAMPLES
+              for c in FORMAT_CAUSES},
+           "mean_turns": 1.0 if setting == "reasoning" else 3.0,
+           "mean_tool_calls": 0.0 if setting == "reasoning" else 2.0}
     assert list(row) == FRONTIER_SCHEMA.names
     return row
 
@@ -212,9 +220,108 @@ def test_write_plots_writes_readable_charts(tmp_path):
     written = write_plots(tmp_path / "frontier.parquet", tmp_path / "ensemble.parquet",
                           tmp_path / "plots")
     assert sorted(p.name for p in written) == sorted(
-        f"{chart}.{ext}" for chart in ("frontier", "outcome_mix", "pass_at_k")
+        f"{chart}.{ext}" for chart in ("frontier", "outcome_mix", "pass_at_k", "format_causes")
         for ext in ("html", "png"))
     for png in (p for p in written if p.suffix == ".png"):
         width, height = png_size(png)
         assert width > 800 and height > 500 and png.stat().st_size > 20_000
     assert "sft = rl-k2 = a0" in (tmp_path / "plots" / "frontier.html").read_text()
+
+
+SETTINGS = ("reasoning", "tool_use", "agentic")
+TOOL_CAUSES = {"malformed_tool_call": 0.5, "turn_budget_exhausted": 0.5}
+AGENT_CAUSES = {"truncated": 0.25, "no_submission": 0.75}
+
+
+def three_setting_rows() -> list[dict]:
+    """The same checkpoints in every setting; tool_use and agentic with their own causes.
+    Written agentic first, so that an alphabetical order would show."""
+    causes = {"reasoning": {"truncated": 1.0}, "tool_use": TOOL_CAUSES, "agentic": AGENT_CAUSES}
+    return [dict(row, setting=setting, **{
+        f"format_{c}_rate": causes[setting].get(c, 0.0) * row["rate_format_error"]
+        for c in FORMAT_CAUSES})
+        for setting in reversed(SETTINGS) for row in frontier_rows()]
+
+
+def three_setting_frontier() -> pd.DataFrame:
+    return pd.DataFrame(three_setting_rows())
+
+
+def three_setting_ensemble_rows() -> list[dict]:
+    return [dict(row, setting=setting) for setting in reversed(SETTINGS)
+            for row in ensemble_rows()]
+
+
+def three_setting_ensemble() -> pd.DataFrame:
+    return pd.DataFrame(three_setting_ensemble_rows())
+
+
+@pytest.mark.parametrize("chart", [frontier_chart, outcome_mix_chart, format_causes_chart])
+def test_frontier_charts_have_a_column_per_setting_in_setting_order(chart):
+    spec = chart(three_setting_frontier()).to_dict()
+    assert spec["facet"]["column"] == {"field": "setting", "type": "nominal",
+                                       "sort": list(SETTINGS)}
+    assert spec["facet"]["row"]["field"] == "model"
+
+
+def test_pass_at_k_has_a_column_per_setting_and_notes_per_panel():
+    chart = pass_at_k_chart(three_setting_ensemble())
+    assert chart.to_dict()["facet"]["column"]["sort"] == list(SETTINGS)
+    notes = {row["setting"] for row in chart_rows(chart) if row["identical"] is not None}
+    assert notes == set(SETTINGS)
+
+
+def test_each_setting_panel_labels_its_own_points():
+    labels = [(row["setting"], row["label"]) for row in chart_rows(
+        frontier_chart(three_setting_frontier())) if row["label"] == "sft = rl-k2 = a0"]
+    assert sorted(labels) == sorted((s, "sft = rl-k2 = a0") for s in SETTINGS)
+
+
+def test_format_causes_are_stacked_shares_of_all_samples():
+    shares = format_cause_shares(three_setting_frontier())
+    a05 = shares[(shares["checkpoint"] == "a0.5") & (shares["setting"] == "agentic")]
+    by_cause = dict(zip(a05["cause"], a05["share"], strict=True))
+    assert by_cause["no submission"] == pytest.approx(0.75 * 8 / SAMPLES)
+    assert by_cause["truncated"] == pytest.approx(0.25 * 8 / SAMPLES)
+    assert by_cause["malformed tool call"] == 0.0
+    assert sum(by_cause.values()) == pytest.approx(a05["rate_format_error"].iloc[0])
+    assert "hard" not in set(shares["checkpoint"])  # the `all` rows only: one bar per checkpoint
+    assert len(shares) == 8 * len(SETTINGS) * len(FORMAT_CAUSES)
+    assert shares["note"].isna().all()
+    first = list(dict.fromkeys(shares["checkpoint"]))
+    assert first[:3] == ["sft", "rl-k2", "rl-kinf"] and first[3:] == ["a-0.5", "a0", "a0.5",
+                                                                      "a1", "a1.5"]
+
+
+def test_format_causes_of_a_table_without_the_new_cause_columns():
+    old = frontier_table().drop(columns=[f"format_{c}_rate" for c in FORMAT_CAUSES[2:]]
+                                + ["mean_turns", "mean_tool_calls"])
+    shares = format_cause_shares(old)
+    assert set(shares[shares["cause"] == "no submission"]["share"]) == {0.0}
+    assert shares[shares["cause"] == "truncated"]["share"].sum() > 0
+
+
+def test_a_setting_without_format_errors_says_so():
+    clean = pd.DataFrame([frontier_row(name, 12, 8, 40, 0) for name in ("sft", "rl-k2")]
+                         + [frontier_row(name, 12, 8, 30, 10, setting="agentic",
+                                         causes=AGENT_CAUSES) for name in ("sft", "rl-k2")])
+    notes = format_cause_shares(clean).dropna(subset=["note"])
+    assert list(zip(notes["setting"], notes["note"], strict=True)) == [
+        ("reasoning", "no format errors")]
+    (text,) = [layer for layer in chart_layers(format_causes_chart(clean))
+               if layer["mark"]["type"] == "text"]
+    assert text["encoding"]["text"]["field"] == "note"
+
+
+def test_write_plots_for_three_settings(tmp_path):
+    write_records(three_setting_rows(), tmp_path / "frontier.parquet", schema=FRONTIER_SCHEMA)
+    write_records(three_setting_ensemble_rows(), tmp_path / "ensemble.parquet",
+                  schema=ENSEMBLE_SCHEMA)
+    written = write_plots(tmp_path / "frontier.parquet", tmp_path / "ensemble.parquet",
+                          tmp_path / "plots")
+    assert sorted({p.stem for p in written}) == sorted(CHARTS)
+    for png in (p for p in written if p.suffix == ".png"):
+        width, height = png_size(png)
+        assert width > 2000 and height > 500, png.name  # three panels side by side
+    html = (tmp_path / "plots" / "format_causes.html").read_text()
+    assert "no submission" in html and "malformed tool call" in html
