@@ -53,4 +53,4 @@ rule all:
         "results/frontier.parquet",
         "results/ensemble.parquet",
         "results/claims.md",
-        expand("results/plots/{chart}.png", chart=["frontier", "outcome_mix", "pass_at_k"]),
+        expand("results/plots/{chart}.png", chart=wf.CHARTS),

@@ -14,8 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from codefrontier.checkpoints import SFT, CheckpointName, alpha_name, rl_name
+from codefrontier.plots import CHARTS as CHARTS  # results/plots/<chart>.png (rule all, plots)
 
 EMBEDDED = "embedded"
+# The `episodes` limits of each multi-turn setting (config.schema.yaml), in the order the
+# sample and train grpo options are written; reasoning has none.
+EPISODE_LIMITS = {
+    "tool_use": ("max_tool_calls", "tool_output_chars"),
+    "agentic": ("max_turns", "command_cpu_s", "command_wall_s", "workspace_mb", "output_chars"),
+}
 
 
 def checkpoint_names(model_config: dict) -> list[str]:
@@ -74,18 +81,42 @@ def verdict_files(config: dict) -> list[str]:
             for ckpt in checkpoint_names(model_config)]
 
 
+def episode_limits(config: dict, setting: str) -> dict:
+    """The config's `episodes` limits for a setting ({} when none are given)."""
+    return dict((config.get("episodes") or {}).get(setting) or {})
+
+
+def episode_options(config: dict, setting: str) -> str:
+    """A setting's episode limits as `sample` / `train grpo` options, e.g. `--max-tool-calls 2
+    --tool-output-chars 600`; limits the config leaves out keep the command's defaults, and
+    reasoning has none ("")."""
+    limits = episode_limits(config, setting)
+    return " ".join(f"--{key.replace('_', '-')} {limits[key]}"
+                    for key in EPISODE_LIMITS.get(setting, ()) if key in limits)
+
+
+def _with_episodes(value: dict, config: dict, setting: str | None) -> dict:
+    """A slice plus the setting's episode limits, when the config gives any (so that a slice
+    recorded before the `episodes` block existed still matches for reasoning)."""
+    limits = episode_limits(config, setting) if setting else {}
+    return {**value, "episodes": limits} if limits else value
+
+
 def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
     """The part of the config that a rule's output depends on."""
     model = config["models"].get(wildcards.get("model", ""), {})
+    setting = wildcards.get("setting")
     slices = {
         "problems": lambda: config["data"],
         "sft_data": lambda: config["data"]["sft"],
         "model_init": lambda: {"base": model["base"], "init": model.get("init", {})},
         "sft": lambda: model["sft"],
-        "rl": lambda: {"reward": wildcards["reward"], "trl": model["rl"]["trl"]},
+        "rl": lambda: _with_episodes({"reward": wildcards["reward"], "trl": model["rl"]["trl"]},
+                                     config, setting),
         "merge": lambda: {"low": model["merge"]["low"], "high": model["merge"]["high"],
                           "alpha": wildcards["alpha"]},
-        "sample": lambda: {"sampling": config["sampling"], "setting": wildcards["setting"]},
+        "sample": lambda: _with_episodes({"sampling": config["sampling"], "setting": setting},
+                                         config, setting),
         "judge": lambda: {},  # verdicts depend on the problems and samples alone
         "aggregate": lambda: {"models": {m: {"merge": c.get("merge")}
                                          for m, c in config["models"].items()},

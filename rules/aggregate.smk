@@ -46,11 +46,11 @@ rule plots:
         ensemble="results/ensemble.parquet",
     output:
         report(
-            expand("results/plots/{chart}.png", chart=["frontier", "outcome_mix", "pass_at_k"]),
+            expand("results/plots/{chart}.png", chart=wf.CHARTS),
             caption="../docs/report/plots.rst",
             category="Frontier",
         ),
-        expand("results/plots/{chart}.html", chart=["frontier", "outcome_mix", "pass_at_k"]),
+        expand("results/plots/{chart}.html", chart=wf.CHARTS),
     conda:
         "../envs/codefrontier.yaml"
     log:

@@ -14,6 +14,7 @@ rule sample:
             config, wildcards.model, wildcards.setting, wildcards.ckpt
         ),
         options=wf.sampling_options(config["sampling"]),
+        episodes=lambda wildcards: wf.episode_options(config, wildcards.setting),
         provenance=provenance("sample"),
     threads: res("sample", "threads", 1)
     resources:
@@ -30,7 +31,7 @@ rule sample:
     shell:
         "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} codefrontier {params.provenance} sample "
         "--model {params.model} --problems {input.problems} --setting {wildcards.setting} "
-        "{params.options} --quiet --out {output} > {log} 2>&1"
+        "{params.options} {params.episodes} --quiet --out {output} > {log} 2>&1"
 
 
 rule judge:

@@ -1,4 +1,5 @@
-# The embedded model, SFT, and one GRPO run per model x setting x reward.
+# The embedded model, SFT, and one GRPO run per model x setting x reward (GRPO rolls out
+# episodes of its setting, with the config's `episodes` limits).
 
 
 rule model_init:
@@ -59,6 +60,7 @@ rule rl:
     params:
         model=lambda wildcards: wf.sft_folder(config, wildcards.model),
         sets=lambda wildcards: wf.set_options(config["models"][wildcards.model]["rl"]["trl"]),
+        episodes=lambda wildcards: wf.episode_options(config, wildcards.setting),
         launcher=lambda wildcards: wf.launcher(config, wildcards.model),
         provenance=provenance("rl"),
     # the longest stage: both runs start as soon as SFT is done, before any sampling
@@ -79,4 +81,5 @@ rule rl:
     shell:
         "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} {params.launcher} {params.provenance} train grpo "
         "--model {params.model} --problems {input.problems} --reward {wildcards.reward} "
-        "--judge-workers {threads} --out {output} {params.sets} > {log} 2>&1"
+        "--judge-workers {threads} --out {output} {params.sets} "
+        "--setting {wildcards.setting} {params.episodes} > {log} 2>&1"

@@ -68,9 +68,12 @@ def test_the_cluster_grids_plan_their_dag(grid, tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     config = yaml.safe_load((REPO / "configs" / grid).read_text())
     (model,) = config["models"]
-    # α = 0 and α = 1 are the RL endpoints: no merge for them
-    alphas = sum(a not in (0, 1) for a in config["models"][model]["merge"]["alphas"])
-    rewards = len(config["models"][model]["rl"]["rewards"])
+    assert config["settings"] == ["reasoning", "tool_use", "agentic"]
+    assert config["sampling"]["backend"] == "vllm" and set(config["episodes"]) == {
+        "tool_use", "agentic"}
+    # per setting; α = 0 and α = 1 are the RL endpoints: no merge for them
+    alphas = sum(a not in (0, 1) for a in config["models"][model]["merge"]["alphas"]) * 3
+    rewards = len(config["models"][model]["rl"]["rewards"]) * 3
     words = " ".join((done.stdout + done.stderr).split())
     assert f"merge {alphas}" in words and f"rl {rewards}" in words
 
@@ -84,6 +87,107 @@ def test_a_bad_config_fails_validation_with_a_clear_message(tmp_path):
     assert done.returncode != 0
     message = done.stdout + done.stderr
     assert "0 is less than the minimum of 1" in message and "['sampling']['n']" in message
+
+
+THREE_SETTINGS = ["reasoning", "tool_use", "agentic"]
+EPISODES = {"tool_use": {"max_tool_calls": 2, "tool_output_chars": 600},
+            "agentic": {"max_turns": 4, "command_cpu_s": 5, "command_wall_s": 10.5,
+                        "workspace_mb": 64, "output_chars": 600}}
+
+
+def three_setting_config(**changes) -> dict:
+    config = yaml.safe_load(SMOKE.read_text())
+    return {**config, "settings": THREE_SETTINGS, "episodes": EPISODES, **changes}
+
+
+def validation_error(config: dict) -> str | None:
+    """The schema's complaint about a config, None when it is valid."""
+    from snakemake.exceptions import WorkflowError
+    from snakemake.utils import validate
+
+    try:
+        validate(config, str(REPO / "config.schema.yaml"), set_default=False)
+    except WorkflowError as error:
+        return str(error)
+    return None
+
+
+def test_the_schema_accepts_three_settings_and_their_episode_limits():
+    assert validation_error(three_setting_config()) is None
+    assert validation_error(three_setting_config(episodes={"agentic": {"max_turns": 1}})) is None
+    assert validation_error(yaml.safe_load((REPO / "config.yaml").read_text())) is None
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"settings": ["reasoning", "debate"]}, "'debate' is not one of"),
+    ({"settings": ["reasoning", "reasoning"]}, "non-unique"),
+    ({"episodes": {"reasoning": {"max_turns": 2}}}, "'reasoning' was unexpected"),
+    ({"episodes": {"tool_use": {"max_turns": 2}}}, "'max_turns' was unexpected"),
+    ({"episodes": {"agentic": {"max_turns": 0}}}, "0 is less than the minimum of 1"),
+    ({"episodes": {"agentic": {"command_wall_s": 0}}}, "less than or equal to the minimum"),
+    ({"episodes": {"tool_use": {"tool_output_chars": 99}}}, "99 is less than the minimum of 100"),
+    ({"episodes": {"tool_use": {"max_tool_calls": 1.5}}}, "1.5 is not of type 'integer'"),
+])
+def test_the_schema_rejects_unknown_settings_and_episode_keys(changes, message):
+    error = validation_error(three_setting_config(**changes))
+    assert error is not None and message in error
+
+
+def test_episode_options_render_the_configured_limits_in_order():
+    config = three_setting_config()
+    assert wf.episode_options(config, "reasoning") == ""
+    assert wf.episode_options(config, "tool_use") == "--max-tool-calls 2 --tool-output-chars 600"
+    assert wf.episode_options(config, "agentic") == (
+        "--max-turns 4 --command-cpu-s 5 --command-wall-s 10.5 --workspace-mb 64 "
+        "--output-chars 600")
+    assert wf.episode_options({**config, "episodes": {"agentic": {"output_chars": 900}}},
+                              "agentic") == "--output-chars 900"
+    assert wf.episode_options(yaml.safe_load(SMOKE.read_text()), "tool_use") == ""
+
+
+def test_episode_options_cover_every_limit_the_schema_allows():
+    schema = yaml.safe_load((REPO / "config.schema.yaml").read_text())
+    episodes = schema["properties"]["episodes"]["properties"]
+    assert {setting: tuple(entry["properties"]) for setting, entry in episodes.items()} == \
+        wf.EPISODE_LIMITS
+    assert set(episodes) | {"reasoning"} == \
+        set(schema["properties"]["settings"]["items"]["enum"])
+
+
+def test_sample_and_rl_slices_carry_their_settings_episode_limits():
+    config = three_setting_config()
+    for rule, wildcards in (("sample", {}), ("rl", {"reward": "k2"})):
+        tools = wf.config_slice(config, rule, model="tiny", setting="tool_use", **wildcards)
+        assert tools["episodes"] == EPISODES["tool_use"]
+        reasoning = wf.config_slice(config, rule, model="tiny", setting="reasoning", **wildcards)
+        assert "episodes" not in reasoning  # as recorded before the episodes block existed
+        changed = three_setting_config(episodes={"tool_use": {"max_tool_calls": 3}})
+        assert wf.config_slice(changed, rule, model="tiny", setting="tool_use", **wildcards) \
+            != tools
+
+
+def test_three_settings_plan_rl_and_sampling_per_setting_with_their_limits(tmp_path):
+    config = tmp_path / "three.yaml"
+    config.write_text(yaml.safe_dump(three_setting_config()))
+    done = snakemake(tmp_path, "-n", "-p", config=config, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = (done.stdout + done.stderr).splitlines()
+    grpo = [line for line in lines if " train grpo " in line]
+    samples = [line for line in lines if " sample --model " in line]
+    assert len(grpo) == 2 * 3 and len(samples) == 6 * 3  # 2 rewards, 6 checkpoints per setting
+    for setting, options in (("reasoning", ""), ("tool_use", wf.episode_options(
+            three_setting_config(), "tool_use")), ("agentic", wf.episode_options(
+            three_setting_config(), "agentic"))):
+        runs = [line for line in grpo if f"--setting {setting} " in line]
+        assert len(runs) == 2 and all(f"results/tiny/{setting}/rl/" in line for line in runs)
+        assert all(options in line for line in runs)
+        sampled = [line for line in samples if f"--setting {setting} " in line]
+        assert len(sampled) == 6 and all(options in line for line in sampled)
+    episode_flags = ("--max-tool-calls", "--tool-output-chars", "--max-turns", "--command-cpu-s",
+                     "--command-wall-s", "--workspace-mb", "--output-chars")
+    assert not any(flag in line for line in grpo + samples if "--setting reasoning " in line
+                   for flag in episode_flags)
+    assert "results/plots/format_causes.png" in done.stdout + done.stderr
 
 
 @pytest.fixture(scope="module")
