@@ -27,7 +27,7 @@ run: install
 # the Slurm test: config and state in $CODEFRONTIER_SLURM_DIR (default
 # /tmp/codefrontier-slurm), ports 6917/6918, never /etc/slurm; `make slurm-down` stops it.
 test: install
-	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then bash .ci/slurm-up.sh; \
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then bash .ci/debian-packages.sh && bash .ci/slurm-up.sh; \
 	else echo "not root on Debian: no Slurm cluster, the Slurm test is skipped"; fi
 	$(BIN)/ruff check .
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake --lint

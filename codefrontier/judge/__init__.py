@@ -1,6 +1,7 @@
 """Running model-written programs against tests, safely and fast.
 
-Public API: `JudgePool` (in-memory judging), `Sample`, `SampleResult`,
+Public API: `JudgePool` (in-memory judging; `execute` runs a program once),
+`Execution`, `Sample`, `SampleResult`,
 `extract_code`, `classify`, `Verdict`, `Outcome`.
 
 The names are imported lazily: the sandbox worker imports this package's
@@ -12,6 +13,7 @@ import starts threads.
 from importlib import import_module
 
 _EXPORTS = {
+    "Execution": "codefrontier.judge.pool",
     "JudgePool": "codefrontier.judge.pool",
     "Sample": "codefrontier.judge.pool",
     "SampleResult": "codefrontier.judge.pool",

@@ -31,6 +31,7 @@ from codefrontier.judge.extract import extract_code
 from codefrontier.judge.isolation import LEVELS, Isolation
 from codefrontier.judge.verdicts import Outcome, Verdict, classify, first_failure
 from codefrontier.problems import Problem
+from codefrontier.textcut import excerpt_bytes
 
 log = logging.getLogger("codefrontier.judge")
 
@@ -70,6 +71,21 @@ class SampleResult:
     tle_cause: str | None
     error: str  # compile error, or the stderr tail of the failing test on RE
     isolation: str
+
+
+@dataclass(frozen=True)
+class Execution:
+    """One run of a program on one input (`JudgePool.execute`; see docs/judge.md)."""
+
+    exit_code: int  # negative: killed by that signal
+    stdout: str  # UTF-8 (errors replaced), control characters stripped, cut to head and tail
+    stderr: str  # the same
+    cpu_s: float
+    wall_s: float
+    # "ok", "error" (non-zero exit), "timeout" (CPU or wall limit), "memory",
+    # "output_limit" or "compile_error" (the message in stderr)
+    status: str
+    truncated: bool  # stdout or stderr was cut
 
 
 def workers_per_process(node_workers: int | None = None) -> int:
@@ -239,6 +255,37 @@ class JudgePool:
         finally:
             self._idle.put(worker)
         return _result_from_reply(sample, reply, input_lens, worker.isolation.level)
+
+    def execute(self, code: str, stdin: str = "", time_limit_s: float = 2.0,
+                memory_limit_mb: int = 512, output_chars: int = 2000, kind: str = "stdin",
+                func_name: str = "") -> Execution:
+        """Run `code` once on `stdin` in the sandbox a judged sample gets (same limits,
+        same cleanup of every process it starts) and return what it printed.
+
+        time_limit_s: CPU seconds (the idle backstop is 2 × limit + 1 s of wall time);
+        memory_limit_mb: address space on top of the interpreter; stdout is capped at the
+        pool's output_limit_mb ("output_limit"); stdout and stderr come back cut to their
+        first and last `output_chars` // 2 characters. kind "call" runs
+        `Solution().<func_name>` on the JSON arguments in `stdin` (one per line), as judging
+        does, and ends stdout with the return value's JSON. Thread-safe, like judge_one.
+        """
+        if kind not in ("stdin", "call"):
+            raise ValueError(f"kind must be 'stdin' or 'call', got {kind!r}")
+        request = {"op": "execute", "code": code, "stdin": stdin, "kind": kind,
+                   "func_name": func_name,
+                   "time_limit_s": time_limit_s, "memory_limit_mb": memory_limit_mb,
+                   "output_limit_mb": self.output_limit_mb, "output_chars": output_chars,
+                   "excerpt_bytes": excerpt_bytes(output_chars)}
+        worker = self._idle.get()
+        try:
+            reply = worker.request(request, COMPILE_ALLOWANCE_S + 2.0 * time_limit_s + 3.0)
+        except WorkerDied as error:
+            log.warning("execute: judge worker lost (%s)", error)
+            return Execution(exit_code=-9, stdout="", stderr=f"judge worker lost: {error}",
+                             cpu_s=0.0, wall_s=0.0, status="error", truncated=False)
+        finally:
+            self._idle.put(worker)
+        return Execution(**{name: reply[name] for name in Execution.__dataclass_fields__})
 
     def judge(self, problems: Mapping[str, Problem], samples: Iterable[Sample],
               all_tests: bool = False, progress: bool = False) -> list[SampleResult]:

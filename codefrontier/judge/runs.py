@@ -13,6 +13,7 @@ from codefrontier.judge import wire
 from codefrontier.judge.child import EXIT_MEMORY, EXIT_SETUP, EXIT_UNSERIALIZABLE
 from codefrontier.judge.compare import outputs_match
 from codefrontier.judge.verdicts import Verdict
+from codefrontier.textcut import cut_stream, head_tail
 
 
 @dataclass
@@ -40,6 +41,47 @@ class TestRun:
 
 
 _HEADER_FIELDS = tuple(name for name in TestRun.__dataclass_fields__ if name != "output")
+
+
+@dataclass(frozen=True)
+class StreamEnds:
+    """The first and last bytes of a stream of `size` bytes (`tail` empty when `head` is all)."""
+
+    head: bytes
+    tail: bytes
+    size: int
+
+    @property
+    def whole(self) -> bool:
+        return len(self.head) + len(self.tail) == self.size
+
+    def cut(self, limit: int) -> tuple[str, bool]:
+        return cut_stream(self.head, self.tail, self.size, limit)
+
+    def then(self, other: StreamEnds, keep: int) -> StreamEnds:
+        """This stream followed by `other`, keeping at most `keep` bytes at each end."""
+        size = self.size + other.size
+        if self.whole and other.whole:
+            return StreamEnds(self.head + self.tail + other.head + other.tail, b"", size)
+        # the bytes known before the first gap and after the last one
+        first = self.head + self.tail + other.head if self.whole else self.head
+        last = self.tail + other.head + other.tail if other.whole else other.tail
+        return StreamEnds(first[:keep], last[-keep:], size)
+
+
+def ends_to_wire(streams: list[StreamEnds]) -> tuple[list[list[int]], bytes]:
+    """The streams as a header field (their lengths) and a payload (their bytes)."""
+    lengths = [[len(s.head), len(s.tail), s.size] for s in streams]
+    return lengths, b"".join(s.head + s.tail for s in streams)
+
+
+def ends_from_wire(lengths: list[list[int]], payload: bytes) -> list[StreamEnds]:
+    streams, at = [], 0
+    for head_len, tail_len, size in lengths:
+        head, tail = payload[at:at + head_len], payload[at + head_len:at + head_len + tail_len]
+        streams.append(StreamEnds(head, tail, size))
+        at += head_len + tail_len
+    return streams
 
 
 def runtime_verdict(run: TestRun, time_limit_s: float, output_limit_bytes: int) -> Verdict | None:
@@ -113,3 +155,60 @@ def judge_request(request: dict, seq: int, zygote_in: int, zygote_out: int) -> d
                              "stderr": f"sample process died (status {header['status']})",
                              "setup_failed": False})
             return {"op": "result", "runs": runs, "compile_error": compile_error}
+
+
+# execute(): how a run ended, by the runtime verdict it would get when judged
+_EXECUTION_STATUS = {None: "ok", Verdict.TLE: "timeout", Verdict.MLE: "memory",
+                     Verdict.OLE: "output_limit", Verdict.RE: "error", Verdict.WA: "error"}
+
+
+def execute_request(request: dict, seq: int, zygote_in: int, zygote_out: int) -> dict:
+    """Run a program once on one input in the sandbox; the reply holds its exit, the head
+    and tail of its stdout and stderr (`output_chars` each) and a status."""
+    limit = request["output_chars"]
+    wire.send(zygote_in, {
+        "op": "sample", "seq": seq, "code": request["code"], "kind": request["kind"],
+        "func_name": request["func_name"],
+        "time_limit_s": request["time_limit_s"], "memory_limit_mb": request["memory_limit_mb"],
+        "output_limit_mb": request["output_limit_mb"], "tests_key": None,
+        "inputs": [request["stdin"]], "excerpt_bytes": request["excerpt_bytes"],
+    })
+    reply: dict = {}
+    while True:
+        header, payload = wire.receive(zygote_out)
+        if header.get("seq") != seq:
+            continue
+        if header["op"] == "compile_error":
+            stderr, truncated = head_tail(header["error"], limit)
+            reply = _executed(1, "", stderr, 0.0, 0.0, "compile_error", truncated)
+        elif header["op"] == "test":
+            reply = _execution_reply(header, payload, request)
+            wire.send(zygote_in, {"op": "stop", "seq": seq})
+        elif header["op"] == "sample_end":
+            if not reply:  # the sample process died before it reported a run
+                reply = _executed(header["status"], "",
+                                  f"sample process died (status {header['status']})",
+                                  0.0, 0.0, "error", False)
+            return reply
+
+
+def _execution_reply(header: dict, payload: bytes, request: dict) -> dict:
+    run = TestRun.from_wire(header, b"")
+    stdout_ends, stderr_ends, *returned = ends_from_wire(header["streams"], payload)
+    if returned and returned[0].size:  # call-based: the return value's JSON ends stdout
+        value = returned[0].then(StreamEnds(b"\n", b"", 1), request["excerpt_bytes"])
+        stdout_ends = stdout_ends.then(value, request["excerpt_bytes"])
+    stdout, stdout_cut = stdout_ends.cut(request["output_chars"])
+    stderr, stderr_cut = stderr_ends.cut(request["output_chars"])
+    if run.exit_code == EXIT_UNSERIALIZABLE:
+        stderr += "the return value is not JSON data\n"
+    verdict = runtime_verdict(run, request["time_limit_s"],
+                              int(request["output_limit_mb"] * 2**20))
+    return _executed(run.exit_code, stdout, stderr, run.cpu_s, run.wall_s,
+                     _EXECUTION_STATUS[verdict], stdout_cut or stderr_cut)
+
+
+def _executed(exit_code: int, stdout: str, stderr: str, cpu_s: float, wall_s: float,
+              status: str, truncated: bool) -> dict:
+    return {"op": "executed", "exit_code": exit_code, "stdout": stdout, "stderr": stderr,
+            "cpu_s": cpu_s, "wall_s": wall_s, "status": status, "truncated": truncated}

@@ -58,7 +58,13 @@ from codefrontier.judge.linux import (
     PR_SET_PDEATHSIG,
     prctl,
 )
-from codefrontier.judge.runs import TestRun, judge_request
+from codefrontier.judge.runs import (
+    StreamEnds,
+    TestRun,
+    ends_to_wire,
+    execute_request,
+    judge_request,
+)
 
 # Modules a program is likely to import, loaded once so each test's import is a
 # dictionary lookup (the private root can still import the rest of the stdlib).
@@ -90,6 +96,14 @@ def _read_memfd(fd: int, limit: int) -> bytes:
 def _read_memfd_tail(fd: int, limit: int) -> bytes:
     size = os.fstat(fd).st_size
     return os.pread(fd, min(size, limit), max(0, size - limit))
+
+
+def _read_memfd_ends(fd: int, limit: int) -> StreamEnds:
+    """The first and last `limit` bytes of the file (the tail empty when the head is all)."""
+    size = os.fstat(fd).st_size
+    head = os.pread(fd, min(size, limit), 0)
+    tail = os.pread(fd, limit, size - limit) if size > 2 * limit else b""
+    return StreamEnds(head, tail, size)
 
 
 def _address_space_in_use() -> int:
@@ -234,7 +248,7 @@ def _wait_with_limits(pid: int, pidfd: int, time_limit_s: float, start: float) -
 
 
 def _run_one_test(code, namespace, request, stdin_text, files: _TestFiles, limits, confinement,
-                  isolation) -> TestRun:
+                  isolation, read_output: bool = True) -> TestRun:
     files.reset(stdin_text.encode())
     start = time.monotonic()
     pid = os.fork()
@@ -254,7 +268,7 @@ def _run_one_test(code, namespace, request, stdin_text, files: _TestFiles, limit
         wall_s=wall_s,
         peak_mb=usage.ru_maxrss / 1024.0,
         wall_timeout=wall_timeout,
-        output=_read_memfd(output_fd, limits.output_bytes),
+        output=_read_memfd(output_fd, limits.output_bytes) if read_output else b"",
         output_size=os.fstat(files.stdout).st_size,
         stderr=_read_memfd_tail(files.stderr, 2000).decode("utf-8", "replace"),
     )
@@ -308,12 +322,18 @@ def sample_process(request: dict, sandbox: _Sandbox, inbox: int, outbox: int) ->
         processes=sandbox.processes,
     )
     files = _TestFiles(call_based=request["kind"] == "call")
+    # execute(): the ends of stdout and stderr instead of the output to compare
+    excerpt = request.get("excerpt_bytes", 0)
     gc.freeze()
     for index, stdin_text in enumerate(request["inputs"]):
         run = _run_one_test(code, namespace, request, stdin_text, files, limits,
-                            sandbox.confinement, sandbox.isolation)
+                            sandbox.confinement, sandbox.isolation, read_output=not excerpt)
         sandbox.clear_writable()
         header, payload = run.to_wire()
+        if excerpt:  # stdout, stderr and (call-based) the return value's JSON
+            streams = [fd for fd in (files.stdout, files.stderr, files.result) if fd >= 0]
+            header["streams"], payload = ends_to_wire(
+                [_read_memfd_ends(fd, excerpt) for fd in streams])
         wire.send(outbox, {"op": "test", "seq": seq, "index": index, **header}, payload)
         reply, _ = wire.receive(inbox)
         if reply.get("seq") != seq or reply.get("op") != "next":
@@ -399,7 +419,10 @@ def zygote(isolation: Isolation, inbox: int, outbox: int, uid: int | None, nproc
 
 
 def _inputs_for(request: dict, cache: ByteBudgetCache, inbox: int, outbox: int) -> list[str]:
-    """The sample's test inputs: cached per problem, asked of the worker when missing."""
+    """The sample's test inputs: cached per problem, asked of the worker when missing;
+    execute() sends its one input along, which is not cached."""
+    if "inputs" in request:
+        return request["inputs"]
     key = request["tests_key"]
     inputs = cache.get(key)
     if inputs is None:
@@ -500,6 +523,10 @@ def main(argv: list[str] | None = None) -> None:
             break
         if request.get("op") == "exit":
             break
+        if request.get("op") == "execute":
+            seq += 1
+            wire.send(pool_out, execute_request(request, seq, zygote_in, zygote_out))
+            continue
         if "tests" in request:
             tests_cache.put(request["tests_key"], request["tests"],
                             text_bytes(text for test in request["tests"] for text in test))

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# System packages the tests need on a fresh Debian machine (root): bubblewrap, the
+# sandbox of codefrontier.terminal (tests/test_terminal.py). Idempotent and quiet:
+# nothing is fetched when every package is installed already.
+set -euo pipefail
+
+packages=(bubblewrap)
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
