@@ -84,15 +84,17 @@ def _problems_sft(args: argparse.Namespace) -> int:
     from codefrontier.suite.sft import SFT_SCHEMA, build_sft
     from codefrontier.tables import write_records
 
+    settings = args.setting or ["reasoning"]
     records = build_sft(args.split, args.instances, set(args.difficulty) or None,
-                        set(args.family) or None, args.knob_pool)
+                        set(args.family) or None, args.knob_pool, settings)
     write_records(records, args.out, schema=SFT_SCHEMA,
                   metadata=_provenance_metadata([], kind="sft-data", split=args.split,
                                                 instances=args.instances,
-                                                difficulty=sorted(args.difficulty)))
-    variants = Counter(r["variant"] for r in records)
-    print(f"{len(records)} SFT pairs ({dict(variants)}) from the {args.split} split "
-          f"-> {args.out}")
+                                                difficulty=sorted(args.difficulty),
+                                                settings=settings))
+    kinds = Counter((r["setting"], r["variant"]) for r in records)
+    shown = ", ".join(f"{setting}/{variant} {count}" for (setting, variant), count in kinds.items())
+    print(f"{len(records)} SFT examples ({shown}) from the {args.split} split -> {args.out}")
     return 0
 
 
@@ -179,9 +181,53 @@ def _train_grpo(args: argparse.Namespace) -> int:
     from codefrontier.train.grpo import run_grpo
 
     out = run_grpo(args.model, args.problems, args.reward, args.out, parse_overrides(args.set),
-                   args.work_dir, judge_workers=args.judge_workers)
+                   args.work_dir, judge_workers=args.judge_workers, setting=args.setting,
+                   episode_limits=episode_limits(args))
     print(f"GRPO of {args.model} with reward {args.reward} -> {out}")
     return 0
+
+
+# CLI option -> (setting, field of its limits)
+EPISODE_OPTIONS = {
+    "max_tool_calls": ("tool_use", "max_tool_calls"),
+    "tool_output_chars": ("tool_use", "output_chars"),
+    "max_turns": ("agentic", "max_turns"),
+    "command_cpu_s": ("agentic", "command_cpu_s"),
+    "command_wall_s": ("agentic", "command_wall_s"),
+    "workspace_mb": ("agentic", "workspace_mb"),
+    "output_chars": ("agentic", "output_chars"),
+}
+
+
+def episode_limits(args: argparse.Namespace) -> dict:
+    """The episode limits given on the command line, for the chosen setting."""
+    limits = {}
+    for option, (setting, name) in EPISODE_OPTIONS.items():
+        value = getattr(args, option)
+        if value is None:
+            continue
+        if setting != args.setting:
+            flag = "--" + option.replace("_", "-")
+            raise ValueError(f"{flag} is a limit of the {setting} setting, not of {args.setting}")
+        limits[name] = value
+    return limits
+
+
+def _episode_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--setting", default="reasoning",
+                        choices=("reasoning", "tool_use", "agentic"), help="inference setting")
+    group = parser.add_argument_group("episode limits (tool_use, agentic)")
+    group.add_argument("--max-tool-calls", type=int, help="tool_use: python calls per episode")
+    group.add_argument("--tool-output-chars", type=int,
+                       help="tool_use: characters of stdout and of stderr shown (head and tail)")
+    group.add_argument("--max-turns", type=int, help="agentic: actions per episode")
+    group.add_argument("--command-cpu-s", type=float, help="agentic: CPU seconds per command")
+    group.add_argument("--command-wall-s", type=float, help="agentic: wall seconds per command")
+    group.add_argument("--workspace-mb", type=int, help="agentic: workspace size cap")
+    group.add_argument("--output-chars", type=int,
+                       help="agentic: characters of a command's output shown (head and tail)")
+    return parser
 
 
 def _sample(args: argparse.Namespace) -> int:
@@ -194,7 +240,8 @@ def _sample(args: argparse.Namespace) -> int:
         {"tensor_parallel_size": args.tensor_parallel_size, "seed": args.seed}
     out = sample_checkpoint(args.model, args.problems, args.out, setting=args.setting,
                             backend=args.backend, sampling=sampling, backend_options=options,
-                            limit=args.limit, progress=not args.quiet)
+                            limit=args.limit, progress=not args.quiet,
+                            episode_limits=episode_limits(args), judge_workers=args.judge_workers)
     print(f"samples of {args.model} ({args.setting}, n={args.n}) -> {out}")
     return 0
 
@@ -367,12 +414,14 @@ def build_parser() -> argparse.ArgumentParser:
     overrides.add_argument("--work-dir", help="trainer checkpoints, for resuming "
                                               "(default: OUT.work next to the output)")
     sft_train = train_commands.add_parser("sft", parents=[overrides],
-                                          help="supervised fine-tuning, completion-only loss")
+                                          help="supervised fine-tuning on the assistant turns")
     sft_train.add_argument("--model", required=True, help="a model folder or hub id")
-    sft_train.add_argument("--data", required=True, help="prompt/completion pairs (parquet)")
+    sft_train.add_argument("--data", required=True,
+                           help="conversations (messages, tools) or prompt/completion pairs "
+                                "(parquet)")
     sft_train.add_argument("--out", required=True, help="output folder")
     sft_train.set_defaults(handler=_train_sft)
-    grpo = train_commands.add_parser("grpo", parents=[overrides],
+    grpo = train_commands.add_parser("grpo", parents=[overrides, _episode_parser()],
                                      help="GRPO with a judge-computed reward")
     grpo.add_argument("--model", required=True, help="a model folder or hub id")
     grpo.add_argument("--problems", required=True, help="training problems (parquet)")
@@ -395,10 +444,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="-- then the codefrontier command, e.g. -- train sft ...")
     launch.set_defaults(handler=_launch)
 
-    sample = commands.add_parser("sample", help="sample completions from a checkpoint")
+    episodes = _episode_parser()
+    sample = commands.add_parser("sample", parents=[episodes],
+                                 help="sample completions from a checkpoint")
     sample.add_argument("--model", required=True, help="a model folder or hub id")
     sample.add_argument("--problems", required=True, help="problems (parquet)")
-    sample.add_argument("--setting", default="reasoning", help="inference setting")
+    sample.add_argument("--judge-workers", type=int, default=1,
+                        help="tool_use: sandbox workers that run the model's tool calls")
     sample.add_argument("--backend", default="transformers", choices=("transformers", "vllm"))
     sample.add_argument("--n", type=int, default=4, help="samples per problem")
     sample.add_argument("--temperature", type=float, default=1.0)
@@ -499,9 +551,13 @@ def build_parser() -> argparse.ArgumentParser:
                            "tokens (judged by token comparison all the same)")
     build.set_defaults(handler=_problems_build)
     sft = problem_commands.add_parser(
-        "sft", help="SFT prompt/completion pairs from the bundled suite (reasoning format)",
-        description="Two pairs per family instance: the efficient and the slow reference, "
-                    "each behind a one-sentence plan.")
+        "sft", help="SFT conversations from the bundled suite, in each setting's format",
+        description="Per family instance and setting, two conversations: the efficient and "
+                    "the slow reference, each behind a one-sentence plan; in tool_use and "
+                    "agentic, run on the first example with the setting's real tool first.")
+    sft.add_argument("--setting", action="append", choices=("reasoning", "tool_use", "agentic"),
+                     help="write conversations for this setting (repeat for several; "
+                          "default: reasoning)")
     sft.add_argument("--split", default="train", choices=("train", "eval"))
     sft.add_argument("--instances", type=int, default=None,
                      help="instances per family (default: 4 for train, 1 for eval)")

@@ -51,17 +51,25 @@ class EmbeddedModelSpec:
 
 
 def corpus_texts(paths: list[str | os.PathLike]) -> Iterator[str]:
-    """Text for the tokenizer from problem files (statements) and SFT files (prompts and
-    completions): everything the embedded model will read or write."""
+    """Text for the tokenizer from problem files (statements) and SFT files (whole
+    conversations, tool calls and tool schemas as the chat template renders them: JSON):
+    everything the embedded model will read or write."""
+    import json
+
     from codefrontier.tables import read_records
 
     for path in paths:
         for row in read_records(path):
             if "statement" in row:
                 yield row["statement"]
-            for column in ("prompt", "completion"):
-                for message in row.get(column) or []:
-                    yield message["content"]
+            messages = json.loads(row["messages"]) if row.get("messages") else \
+                [*(row.get("prompt") or []), *(row.get("completion") or [])]
+            for message in messages:
+                yield message.get("content") or ""
+                for call in message.get("tool_calls") or []:
+                    yield json.dumps(call["function"], ensure_ascii=False)
+            if row.get("tools"):
+                yield row["tools"]
 
 
 def train_tokenizer(texts: Iterator[str], vocab_size: int):

@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 import logging
 import os
+from contextlib import nullcontext
 from dataclasses import asdict
 from pathlib import Path
 
 from codefrontier import __version__
 from codefrontier.generation import SamplingSettings, load_backend
+from codefrontier.judge import JudgePool
 from codefrontier.problems import load_problems
 from codefrontier.provenance import PARQUET_KEY, record
 from codefrontier.settings.base import SAMPLES_SCHEMA, get_setting
@@ -27,18 +29,22 @@ def sample_checkpoint(model: str, problems_path: str | os.PathLike, out: str | o
                       setting: str = "reasoning", backend: str = "transformers",
                       sampling: SamplingSettings | None = None,
                       backend_options: dict | None = None, limit: int | None = None,
-                      progress: bool = True) -> Path:
+                      progress: bool = True, episode_limits: dict | None = None,
+                      judge_workers: int = 1) -> Path:
     sampling = sampling or SamplingSettings()
     problems = list(load_problems(problems_path))[:limit]
-    runner = get_setting(setting)
-    engine = load_backend(backend, model, **(backend_options or {}))
-    try:
-        records = runner.run(engine, problems, sampling, progress=progress)
-    finally:
-        engine.close()
+    runner = get_setting(setting, episode_limits)
+    # judge workers first: fresh processes, before the backend loads a model
+    with JudgePool(workers=judge_workers) if runner.needs_judge_pool() else nullcontext() as pool:
+        engine = load_backend(backend, model, **(backend_options or {}))
+        try:
+            records = runner.run(engine, problems, sampling, progress=progress, pool=pool)
+        finally:
+            engine.close()
     local = [path for path in (model,) if Path(path).is_dir()]
     provenance = record([*local, problems_path], kind="samples", model=str(model),
-                        setting=setting, backend=backend, backend_options=backend_options or {},
+                        setting=setting, episode_limits=episode_limits or {},
+                        backend=backend, backend_options=backend_options or {},
                         sampling=asdict(sampling), seed=sampling.seed,
                         codefrontier_version=__version__)
     write_records([asdict(r) for r in records], out, schema=SAMPLES_SCHEMA,

@@ -108,7 +108,7 @@ def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
     setting = wildcards.get("setting")
     slices = {
         "problems": lambda: config["data"],
-        "sft_data": lambda: config["data"]["sft"],
+        "sft_data": lambda: {**config["data"]["sft"], "settings": config["settings"]},
         "model_init": lambda: {"base": model["base"], "init": model.get("init", {})},
         "sft": lambda: model["sft"],
         "rl": lambda: _with_episodes({"reward": wildcards["reward"], "trl": model["rl"]["trl"]},

@@ -29,6 +29,8 @@ rule sft_data:
         "results/data/sft.parquet",
     params:
         options=wf.sft_build_options(config["data"].get("sft", {})),
+        # one SFT policy serves every setting: it learns each setting's protocol
+        settings=" ".join(f"--setting {setting}" for setting in SETTINGS),
         provenance=provenance("sft_data"),
     conda:
         "../envs/codefrontier.yaml"
@@ -37,4 +39,5 @@ rule sft_data:
     benchmark:
         "results/benchmarks/sft_data.tsv"
     shell:
-        "codefrontier {params.provenance} problems sft {params.options} --out {output} > {log} 2>&1"
+        "codefrontier {params.provenance} problems sft {params.options} {params.settings} "
+        "--out {output} > {log} 2>&1"

@@ -31,7 +31,8 @@ rule sample:
     shell:
         "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} codefrontier {params.provenance} sample "
         "--model {params.model} --problems {input.problems} --setting {wildcards.setting} "
-        "{params.options} {params.episodes} --quiet --out {output} > {log} 2>&1"
+        "{params.options} {params.episodes} --judge-workers {threads} --quiet --out {output} "
+        "> {log} 2>&1"
 
 
 rule judge:

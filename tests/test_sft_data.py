@@ -1,8 +1,20 @@
-"""SFT pairs from the bundled families."""
+"""SFT conversations from the bundled families, in each setting's protocol."""
+
+import json
+
+import pytest
 
 from codefrontier.judge.extract import extract_code
 from codefrontier.suite.build import instances
 from codefrontier.suite.sft import build_sft
+
+FAMILIES = {"two-sum", "anagram-groups"}  # one call-based, one stdin family
+
+
+@pytest.fixture(scope="module")
+def records():
+    return build_sft("train", 1, families=FAMILIES, knob_pool=3,
+                     settings=["reasoning", "tool_use", "agentic"])
 
 
 def test_every_train_instance_gives_an_efficient_and_a_slow_pair():
@@ -12,16 +24,84 @@ def test_every_train_instance_gives_an_efficient_and_a_slow_pair():
         by_problem.setdefault(record["problem_id"], set()).add(record["variant"])
     assert set(by_problem) == {i.problem_id for i in instances("train", 2)}
     assert all(variants == {"efficient", "slow"} for variants in by_problem.values())
+    assert {r["setting"] for r in records} == {"reasoning"} and all(r["tools"] is None
+                                                                    for r in records)
 
 
-def test_completions_carry_the_instance_program_in_the_answer_format():
+def test_reasoning_answers_carry_the_instance_program():
     by_id = {i.problem_id: i for i in instances("train", 2)}
     for record in build_sft("train", 2):
         instance = by_id[record["problem_id"]]
         program = instance.efficient if record["variant"] == "efficient" else instance.slow
-        [user] = record["prompt"]
-        [assistant] = record["completion"]
-        assert user["role"] == "user" and "```python" in user["content"]
+        system, user, assistant = json.loads(record["messages"])
+        assert (system["role"], user["role"]) == ("system", "user")
+        assert "```python" in user["content"]
         assert assistant["role"] == "assistant"
         assert extract_code(assistant["content"]).rstrip() == program.rstrip()
         assert not assistant["content"].startswith("```")  # a one-sentence plan comes first
+
+
+def test_each_setting_has_its_protocol(records):
+    by_setting = {}
+    for record in records:
+        by_setting.setdefault(record["setting"], []).append(record)
+    assert {s: len(r) for s, r in by_setting.items()} == \
+        {"reasoning": 4, "tool_use": 4, "agentic": 4}
+    for record in by_setting["tool_use"]:
+        roles = [m["role"] for m in json.loads(record["messages"])]
+        assert roles == ["system", "user", "assistant", "tool", "assistant"]
+        assert [t["function"]["name"] for t in json.loads(record["tools"])] == ["python"]
+    for record in by_setting["agentic"]:
+        messages = json.loads(record["messages"])
+        calls = [m["tool_calls"][0]["function"]["name"] for m in messages if m.get("tool_calls")]
+        assert calls == ["bash", "submit"]
+        assert {t["function"]["name"] for t in json.loads(record["tools"])} == {"bash", "submit"}
+
+
+def test_tool_results_are_real_runs_of_the_reference(records):
+    by_id = {i.problem_id: i for i in instances("train", 1, families=FAMILIES, knob_pool=3)}
+    for record in records:
+        if record["setting"] == "reasoning":
+            continue
+        messages = json.loads(record["messages"])
+        [first_call] = messages[2]["tool_calls"]
+        observation = messages[3]["content"]
+        if record["setting"] == "tool_use":
+            instance = by_id[record["problem_id"]]
+            program = instance.efficient if record["variant"] == "efficient" else instance.slow
+            assert first_call["function"]["arguments"]["code"] == program
+            assert observation.startswith("exit status: 0 (ok")
+            assert extract_code(messages[4]["content"]).rstrip() == program.rstrip()
+        else:
+            assert observation.startswith("exit code 0\n") and "turns left" in observation
+            assert messages[5]["content"] == "submitted solution.py"
+
+
+def test_the_chat_template_renders_them_and_masks_all_but_the_assistant(records, tmp_path):
+    """TRL's training template marks only assistant turns: the prompt and the tool
+    results (observations) carry no SFT loss."""
+    from trl.chat_template_utils import get_training_chat_template
+
+    from codefrontier.embedded import train_tokenizer
+    from codefrontier.tables import write_records
+    from codefrontier.train.sft import load_examples
+
+    tokenizer = train_tokenizer(iter([r["messages"] for r in records] * 3), vocab_size=800)
+    write_records(records, tmp_path / "sft.parquet")
+    dataset, loss = load_examples(tmp_path / "sft.parquet")
+    assert loss == "assistant_only" and len(dataset) == len(records)
+    template = get_training_chat_template(tokenizer)
+    for example in dataset:
+        tools = json.loads(example["tools"]) if example["tools"] else None
+        rendered = tokenizer.apply_chat_template(
+            example["messages"], tools=tools, chat_template=template, tokenize=True,
+            return_dict=True, return_assistant_tokens_mask=True)
+        ids, mask = rendered["input_ids"], rendered["assistant_masks"]
+        trained = tokenizer.decode([t for t, m in zip(ids, mask, strict=True) if m])
+        untrained = tokenizer.decode([t for t, m in zip(ids, mask, strict=True) if not m])
+        observations = [m["content"] for m in example["messages"] if m["role"] == "tool"]
+        assert all(f"<tool_response>\n{o}\n</tool_response>" in untrained for o in observations)
+        assert "<tool_response>" not in trained and "exit " not in trained
+        assert "Problem" not in trained or example["messages"][1]["content"] in untrained
+        if tools:
+            assert "<tool_call>" in trained

@@ -26,12 +26,16 @@ class SamplingSettings:
 @dataclass(frozen=True)
 class Generation:
     """One completion. finish_reason: `stop` (the model ended its turn) or `length` (the
-    token budget ran out, which the judge reports as a truncated format error)."""
+    token budget ran out, which the judge reports as a truncated format error).
+    The token ids (the completion's with its stop token, and the rendered prompt's) let
+    multi-turn settings parse tool calls with the tokenizer's response parser."""
 
     text: str
     finish_reason: str
     prompt_tokens: int
     completion_tokens: int
+    token_ids: tuple[int, ...] = ()
+    prompt_token_ids: tuple[int, ...] = ()
 
 
 class Backend(ABC):
@@ -39,10 +43,13 @@ class Backend(ABC):
 
     name: str
 
+    tokenizer = None  # the model's tokenizer (chat template, tool-call parser)
+
     @abstractmethod
     def generate(self, conversations: list[list[dict]], settings: SamplingSettings,
-                 progress: bool = True) -> list[list[Generation]]:
-        """settings.n generations for each conversation, in order."""
+                 progress: bool = True, tools: list | None = None) -> list[list[Generation]]:
+        """settings.n generations for each conversation, in order. `tools` (functions or
+        JSON schemas) are rendered into the prompt by the chat template."""
 
     def close(self) -> None:  # noqa: B027 - backends without resources need nothing
         """Release the model (GPU memory)."""

@@ -35,10 +35,11 @@ class TransformersBackend(Backend):
         return ids | {self.tokenizer.eos_token_id}
 
     def generate(self, conversations: list[list[dict]], settings: SamplingSettings,
-                 progress: bool = True) -> list[list[Generation]]:
+                 progress: bool = True, tools: list | None = None) -> list[list[Generation]]:
         import torch
 
-        prompts = [self.tokenizer.apply_chat_template(c, tokenize=False, add_generation_prompt=True)
+        prompts = [self.tokenizer.apply_chat_template(c, tools=tools or None, tokenize=False,
+                                                      add_generation_prompt=True)
                    for c in conversations]
         # One row per (conversation, sample); batches of rows keep memory bounded.
         rows = [(i, j) for i in range(len(prompts)) for j in range(settings.n)]
@@ -58,18 +59,20 @@ class TransformersBackend(Backend):
                     pad_token_id=self.tokenizer.pad_token_id, top_k=None, **sampling)
             prompt_width = encoded["input_ids"].shape[1]
             for (i, j), row, mask in zip(batch, output, encoded["attention_mask"], strict=True):
-                results[i][j] = self._to_generation(row[prompt_width:].tolist(), int(mask.sum()))
+                prompt_ids = row[:prompt_width][mask.bool()].tolist()
+                results[i][j] = self._to_generation(row[prompt_width:].tolist(), prompt_ids)
             bar.update(len(batch))
         bar.close()
         return results
 
-    def _to_generation(self, new_ids: list[int], prompt_tokens: int) -> Generation:
+    def _to_generation(self, new_ids: list[int], prompt_ids: list[int]) -> Generation:
         stop = next((k for k, t in enumerate(new_ids) if t in self._stop_ids), None)
         kept = new_ids if stop is None else new_ids[:stop]
+        with_stop = new_ids if stop is None else new_ids[:stop + 1]
         return Generation(text=self.tokenizer.decode(kept, skip_special_tokens=True),
                           finish_reason="length" if stop is None else "stop",
-                          prompt_tokens=prompt_tokens,
-                          completion_tokens=len(kept) + (stop is not None))
+                          prompt_tokens=len(prompt_ids), completion_tokens=len(with_stop),
+                          token_ids=tuple(with_stop), prompt_token_ids=tuple(prompt_ids))
 
     def close(self) -> None:
         del self.model

@@ -35,7 +35,8 @@ VERDICTS_SCHEMA = pa.schema([
 
 
 def load_samples(path: str | os.PathLike) -> list[Sample]:
-    """Samples from parquet or JSONL: problem_id, sample_id, completion, optional code."""
+    """Samples from parquet or JSONL: problem_id, sample_id, completion, optional code,
+    finish_reason and episode_error (a multi-turn episode's own format error)."""
     records = read_records(path)
     samples = []
     for row_number, record in enumerate(records):
@@ -47,7 +48,8 @@ def load_samples(path: str | os.PathLike) -> list[Sample]:
                               sample_id=int(record["sample_id"]),
                               completion=record.get("completion") or "",
                               code=record.get("code"),
-                              finish_reason=record.get("finish_reason")))
+                              finish_reason=record.get("finish_reason"),
+                              episode_error=record.get("episode_error")))
     keys = [(s.problem_id, s.sample_id) for s in samples]
     if len(set(keys)) != len(keys):
         raise ValueError(f"{path}: (problem_id, sample_id) pairs must be unique")

@@ -50,6 +50,9 @@ class Sample:
     completion: str = ""
     code: str | None = None
     finish_reason: str | None = None  # "length": the token budget ran out
+    # a format error a multi-turn episode found itself (malformed_tool_call,
+    # turn_budget_exhausted, no_submission): nothing is run
+    episode_error: str | None = None
 
 
 @dataclass
@@ -232,6 +235,8 @@ class JudgePool:
 
     def judge_one(self, problem: Problem, sample: Sample, all_tests: bool = False) -> SampleResult:
         tests, input_lens, tests_key = self._ordered_tests(problem)
+        if sample.episode_error:
+            return _format_error(sample, input_lens, self.isolation.level, sample.episode_error)
         code = sample.code if sample.code is not None else extract_code(sample.completion)
         if code is None:
             cause = "truncated" if sample.finish_reason == "length" else "no_code_block"

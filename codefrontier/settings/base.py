@@ -1,15 +1,15 @@
 """The seam between inference settings: a setting turns problems into samples.
 
 A setting owns how a problem is put to the model and how many model turns a
-sample takes: `reasoning` is one turn; the tool-use and agentic settings run
-several turns (the model calls Python or a terminal, sees the result, goes on)
-through the same backend, and return the same records.
+sample takes: `reasoning` is one turn; `tool_use` and `agentic` run several turns (the model
+calls Python or a terminal, sees the result, goes on) through the same backend
+(settings/episodes.py), and every setting returns the same records.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pyarrow as pa
 
@@ -20,6 +20,7 @@ from codefrontier.problems import Problem
 # would otherwise be put in front of every prompt).
 SYSTEM_PROMPT = "You are an expert Python programmer."
 
+MESSAGE = pa.struct([("role", pa.string()), ("content", pa.string())])
 SAMPLES_SCHEMA = pa.schema([
     ("problem_id", pa.string()),
     ("sample_id", pa.int64()),          # 0..n-1 within a problem
@@ -28,7 +29,12 @@ SAMPLES_SCHEMA = pa.schema([
     ("finish_reason", pa.string()),     # stop | length (token budget exhausted)
     ("prompt_tokens", pa.int64()),
     ("completion_tokens", pa.int64()),  # summed over turns
-    ("turns", pa.int64()),
+    ("turns", pa.int64()),              # model turns
+    ("tool_calls", pa.int64()),         # tool calls / terminal actions
+    ("transcript", pa.list_(MESSAGE)),  # every message after the system prompt
+    ("episode_error", pa.string()),     # a format error the episode itself found, or null
+    ("code", pa.string()),              # the program handed in directly (agentic), or null
+    ("answer_source", pa.string()),     # final_turn | submitted:<path> | none
 ])
 
 
@@ -42,22 +48,47 @@ class SampleRecord:
     prompt_tokens: int
     completion_tokens: int
     turns: int = 1
+    tool_calls: int = 0
+    transcript: list[dict] = field(default_factory=list)
+    episode_error: str | None = None
+    code: str | None = None
+    answer_source: str = "final_turn"
 
 
 class Setting(ABC):
     name: str
 
     @abstractmethod
+    def messages(self, problem: Problem) -> list[dict]:
+        """The prompt: the conversation the model is given (TRL's conversational format)."""
+
+    @abstractmethod
     def run(self, backend: Backend, problems: list[Problem], sampling: SamplingSettings,
-            progress: bool = True) -> list[SampleRecord]:
-        """sampling.n samples per problem, in problem order."""
+            progress: bool = True, pool=None) -> list[SampleRecord]:
+        """sampling.n samples per problem, in problem order. `pool`: a JudgePool, for
+        settings that run programs during an episode (needs_judge_pool)."""
+
+    def needs_judge_pool(self) -> bool:
+        return False
 
 
-def get_setting(name: str) -> Setting:
+SETTINGS = ("reasoning", "tool_use", "agentic")
+
+
+def get_setting(name: str, limits: dict | None = None) -> Setting:
+    """A setting by name; `limits` are its episode limits (config `episodes.<setting>`)."""
+    from codefrontier.settings.agentic import AgenticSetting
+    from codefrontier.settings.environments import AgenticLimits, ToolUseLimits
     from codefrontier.settings.reasoning import ReasoningSetting
+    from codefrontier.settings.tool_use import ToolUseSetting
 
-    settings = {"reasoning": ReasoningSetting}
-    if name not in settings:
-        raise ValueError(f"unknown setting {name!r}: available {', '.join(settings)} "
-                         f"(tool_use and agentic are planned)")
-    return settings[name]()
+    limits = limits or {}
+    if name == "reasoning":
+        if limits:
+            raise ValueError(f"the reasoning setting takes no episode limits, got {limits}")
+        return ReasoningSetting()
+    if name == "tool_use":
+        return ToolUseSetting(ToolUseLimits(**limits))
+    if name == "agentic":
+        return AgenticSetting(AgenticLimits(**limits))
+    raise ValueError(f"unknown setting {name!r}: available {', '.join(SETTINGS)}")

@@ -41,8 +41,11 @@ class ReasoningSetting(Setting):
 
     name = "reasoning"
 
+    def messages(self, problem: Problem) -> list[dict]:
+        return messages(problem)
+
     def run(self, backend: Backend, problems: list[Problem], sampling: SamplingSettings,
-            progress: bool = True) -> list[SampleRecord]:
+            progress: bool = True, pool=None) -> list[SampleRecord]:
         generations = backend.generate([messages(p) for p in problems], sampling, progress)
         return [SampleRecord(problem_id=problem.problem_id, sample_id=index, setting=self.name,
                              completion=g.text, finish_reason=g.finish_reason,

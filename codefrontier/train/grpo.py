@@ -29,7 +29,10 @@ from codefrontier.judge.pool import workers_per_process
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.problems import Problem, load_problems
 from codefrontier.rewards import parse_reward, tests_needed
-from codefrontier.settings import reasoning
+from codefrontier.settings.base import Setting, get_setting
+from codefrontier.settings.environments import end_episode
+from codefrontier.settings.episodes import rollout_answer
+from codefrontier.settings.multi_turn import MultiTurnSetting
 from codefrontier.train.common import train_and_save, trainer_config, work_dir_for
 
 log = logging.getLogger("codefrontier.train.grpo")
@@ -79,12 +82,11 @@ class JudgeReward:
         self.calls = 0
 
     def __call__(self, prompts, completions, completion_ids, problem_id, trainer_state=None,
-                 log_metric=None, **_) -> list[float]:
-        samples = [Sample(pid, index, completion=_text(completion),
-                          finish_reason="length" if len(ids) >= self.max_completion_length
-                          else "stop")
-                   for index, (completion, ids, pid) in enumerate(
-                       zip(completions, completion_ids, problem_id, strict=True))]
+                 log_metric=None, environments=None, **_) -> list[float]:
+        environments = environments or [None] * len(completions)
+        samples = [self._sample(pid, index, completion, ids, environment)
+                   for index, (completion, ids, pid, environment) in enumerate(
+                       zip(completions, completion_ids, problem_id, environments, strict=True))]
         start = time.perf_counter()
         results = self.pool.judge(self.problems, samples, all_tests=self._all_tests)
         rewards = [0.0 if r.outcome == "format_error" else self._score(r.verdicts, r.input_lens)
@@ -92,6 +94,19 @@ class JudgeReward:
         self._record(results, rewards, list(problem_id), trainer_state, log_metric,
                      judge_s=time.perf_counter() - start)
         return rewards
+
+    def _sample(self, problem_id: str, index: int, completion, ids, environment) -> Sample:
+        """What the judge gets from one rollout: the final turn's text, or what the
+        episode's environment says (a submitted file, an episode's own format error)."""
+        truncated = len(ids) >= self.max_completion_length
+        if environment is None:
+            return Sample(problem_id, index, completion=_text(completion),
+                          finish_reason="length" if truncated else "stop")
+        answer = rollout_answer(completion, environment, truncated)
+        end_episode(environment)  # free its workspace now, not at the next reset
+        return Sample(problem_id, index, completion=answer.completion, code=answer.code,
+                      finish_reason="length" if truncated else "stop",
+                      episode_error=answer.episode_error)
 
     def _record(self, results, rewards, problem_ids, trainer_state, log_metric,
                 judge_s: float = 0.0) -> None:
@@ -130,35 +145,53 @@ def _text(completion) -> str:
     return completion
 
 
-def prompt_dataset(problems: list[Problem]):
+def prompt_dataset(problems: list[Problem], setting: Setting):
     from datasets import Dataset
 
-    return Dataset.from_list([{"prompt": reasoning.messages(p), "problem_id": p.problem_id}
+    return Dataset.from_list([{"prompt": setting.messages(p), "problem_id": p.problem_id}
                               for p in problems])
+
+
+def multi_turn_options(setting: Setting, problems: list[Problem], pool) -> dict:
+    """GRPOTrainer arguments of a multi-turn setting: one environment per rollout (TRL
+    masks the tool results from the loss) and the turn budget."""
+    if not isinstance(setting, MultiTurnSetting):
+        return {}
+    by_id = {p.problem_id: p for p in problems}
+    return {"environment_factory": lambda: setting.environment(by_id, pool)}
 
 
 def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str | os.PathLike,
              overrides: dict | None = None, work_dir: str | os.PathLike | None = None,
-             judge_workers: int | None = None, reward_function=None) -> Path:
-    """Train `model` with GRPO on the problems under `reward`; the result is a
-    save_pretrained folder. `reward_function` replaces the judge's reward by any TRL
-    reward function (its result is still named `reward` in the provenance)."""
+             judge_workers: int | None = None, reward_function=None,
+             setting: str = "reasoning", episode_limits: dict | None = None) -> Path:
+    """Train `model` with GRPO on the problems under `reward` in `setting`; the result is
+    a save_pretrained folder. Multi-turn settings run their episodes inside TRL's
+    tool-calling loop, rewarded on the episode's final program. `reward_function`
+    replaces the judge's reward by any TRL reward function (its result is still named
+    `reward` in the provenance)."""
     out = Path(out)
     work = work_dir_for(out, work_dir)
     problems = list(load_problems(problems_path))
+    runner = get_setting(setting, episode_limits)
+    overrides = dict(overrides or {})
+    if isinstance(runner, MultiTurnSetting):
+        overrides.setdefault("max_tool_calling_iterations", runner.max_turns - 1)
     # Judge workers first: fresh processes, before the trainer creates threads or a CUDA context.
     with JudgePool(workers=workers_per_process(judge_workers)) as pool:
         from trl import GRPOConfig, GRPOTrainer
 
         from codefrontier.checkpoint_io import load_tokenizer
 
-        config = trainer_config(GRPOConfig, DEFAULTS, overrides or {}, work)
+        config = trainer_config(GRPOConfig, DEFAULTS, overrides, work)
         work.mkdir(parents=True, exist_ok=True)
         if reward_function is None:
             reward_function = JudgeReward(reward, {p.problem_id: p for p in problems}, pool,
                                           config.max_completion_length, work / REWARD_LOG)
         trainer = GRPOTrainer(model=model, reward_funcs=[reward_function], args=config,
-                              train_dataset=prompt_dataset(problems),
-                              processing_class=load_tokenizer(model))
+                              train_dataset=prompt_dataset(problems, runner),
+                              processing_class=load_tokenizer(model),
+                              **multi_turn_options(runner, problems, pool))
         return train_and_save(trainer, work, out, model, [problems_path],
-                              run_files=(REWARD_LOG,), kind="rl", reward=reward)
+                              run_files=(REWARD_LOG,), kind="rl", reward=reward,
+                              setting=setting, episode_limits=episode_limits or {})
