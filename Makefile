@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 TORCH_CPU := torch==2.13.0
 
-.PHONY: install run test bench slurm slurm-down clean
+.PHONY: install debian-packages run test bench slurm slurm-down clean
 
 $(BIN)/codefrontier: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,15 +19,20 @@ $(BIN)/codefrontier: pyproject.toml
 install: $(BIN)/codefrontier
 
 # the whole DAG (rule all: frontier and ensemble tables, charts), then the report
-run: install
+run: install debian-packages
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake -c2
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake --report results/report.html
 
 # As root on Debian (CI), a private single-node Slurm cluster is started (or reused) for
 # the Slurm test: config and state in $CODEFRONTIER_SLURM_DIR (default
 # /tmp/codefrontier-slurm), ports 6917/6918, never /etc/slurm; `make slurm-down` stops it.
-test: install
-	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then bash .ci/debian-packages.sh && bash .ci/slurm-up.sh; \
+# bubblewrap for the agentic setting's sandboxes, as root on Debian
+debian-packages:
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then bash .ci/debian-packages.sh; \
+	else command -v bwrap >/dev/null || echo "bubblewrap (bwrap) is missing: the agentic setting needs it"; fi
+
+test: install debian-packages
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then bash .ci/slurm-up.sh; \
 	else echo "not root on Debian: no Slurm cluster, the Slurm test is skipped"; fi
 	$(BIN)/ruff check .
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake --lint

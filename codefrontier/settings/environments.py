@@ -85,17 +85,11 @@ class PythonToolEnvironment:
         self.tool_calls = 0
 
     def python(self, code: str, stdin: str = "") -> str:
-        """Run a Python 3 program in a sandbox and show what it printed.
+        """Run a Python program on an input, in a sandbox.
 
         Args:
-            code: The complete program. For a class-based (LeetCode style) problem, the
-                class Solution; it is called with the arguments given as stdin.
-            stdin: The program's standard input, for instance an example input from the
-                statement (for a class-based problem: one JSON argument per line).
-
-        Returns:
-            The exit status and CPU time, then the standard output and standard error,
-            each cut to its head and tail.
+            code: The program (class-based problems: the class Solution).
+            stdin: Its input, e.g. an example's (class-based: one JSON argument per line).
         """
         self.tool_calls += 1
         if self.tool_calls > self.limits.max_tool_calls:
@@ -194,15 +188,10 @@ class TerminalEnvironment:
         return None
 
     def bash(self, command: str) -> str:
-        """Run a bash command in your workspace, the current folder. It holds problem.md
-        (the statement) and examples/ (N.in, N.out); write your program to a file there.
+        """Run a bash command in the workspace (problem.md, examples/N.in, examples/N.out).
 
         Args:
-            command: The command line, for instance `python solution.py < examples/1.in`.
-
-        Returns:
-            The exit code, the output (stdout and stderr) cut to its head and tail, and the
-            number of turns left.
+            command: The command line.
         """
         self.tool_calls += 1
         refusal = self._refusal()
@@ -216,13 +205,10 @@ class TerminalEnvironment:
         return f"{status}\n{output}\n[{self._turns_left()} turns left]"
 
     def submit(self, path: str) -> str:
-        """Hand in a program file from your workspace as your solution. This ends the task.
+        """Hand in a program file as the solution; this ends the task.
 
         Args:
-            path: The file's path in the workspace, for instance `solution.py`.
-
-        Returns:
-            Whether the file was accepted.
+            path: The file, e.g. solution.py.
         """
         self.tool_calls += 1
         refusal = self._refusal()
