@@ -1,4 +1,5 @@
 import os
+import socket
 import tempfile
 
 import pytest
@@ -36,6 +37,17 @@ def assert_fails_offline(code: str, tmp_path) -> None:
                           timeout=120)
     assert done.returncode != 0
     assert "DatasetUnavailable" in done.stderr and "--data-dir" in done.stderr
+
+
+@pytest.fixture(scope="module")
+def listener():
+    """A loopback server that a sandboxed program must never reach."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    server.setblocking(False)
+    yield server
+    server.close()
 
 
 @pytest.fixture(scope="session")

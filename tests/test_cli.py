@@ -88,3 +88,26 @@ def test_missing_file_fails_with_a_clear_message(tmp_path):
     done = codefrontier("judge", "--problems", str(tmp_path / "none.parquet"),
                         "--samples", str(tmp_path / "none.jsonl"), "--out", str(tmp_path / "v.parquet"))
     assert done.returncode == 2 and "no such file" in done.stderr
+
+
+def test_episode_limits_belong_to_their_setting(tmp_path):
+    done = codefrontier("sample", "--model", "m", "--problems", "p.parquet", "--setting",
+                        "tool_use", "--max-turns", "3", "--out", str(tmp_path / "s.parquet"))
+    assert done.returncode != 0
+    assert "--max-turns is a limit of the agentic setting, not of tool_use" in done.stderr
+
+
+def test_an_episode_error_is_judged_as_that_format_error(tmp_path):
+    samples = tmp_path / "samples.jsonl"
+    rows = [{"problem_id": "example/count-pairs", "sample_id": 0, "completion": "```python\nprint(1)\n```",
+             "episode_error": "no_submission"},
+            {"problem_id": "example/count-pairs", "sample_id": 1, "completion": "text",
+             "episode_error": "malformed_tool_call"}]
+    samples.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "verdicts.parquet"
+    done = codefrontier("judge", "--problems", str(EXAMPLES / "problems.jsonl"),
+                        "--samples", str(samples), "--out", str(out), "-q")
+    assert done.returncode == 0, done.stderr
+    table = pd.read_parquet(out)
+    assert table["outcome"].tolist() == ["format_error", "format_error"]
+    assert table["format_error_cause"].tolist() == ["no_submission", "malformed_tool_call"]

@@ -8,7 +8,6 @@ judged correct.
 
 import os
 import secrets
-import socket
 from pathlib import Path
 
 import pytest
@@ -29,16 +28,6 @@ PROBLEM = Problem("double", "Double", "Print 2n.", "easy", "test", "stdin",
 # The expected output is a secret the program could only print by reading the judge's memory.
 SECRET_PROBLEM = Problem("secret", "Secret", "Guess.", "easy", "test", "stdin",
                          tests=(Test("x\n", SECRET),), time_limit_s=2.0)
-
-
-@pytest.fixture(scope="module")
-def listener():
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(8)
-    server.setblocking(False)
-    yield server
-    server.close()
 
 
 def program(body: str) -> str:

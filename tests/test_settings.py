@@ -203,22 +203,26 @@ def test_agentic_refuses_a_missing_file_and_a_second_submission(tokenizer):
     "(setsid sleep 300 &) ; nohup sleep 300 & echo started",
     "kill -9 $PPID; kill -9 -1; echo after",
     "bomb() { bomb | bomb & }; bomb",
-    "python -c \"import socket; socket.create_connection(('127.0.0.1', 22), timeout=2)\"",
+    "python -c \"import socket; socket.create_connection(('127.0.0.1', PORT), timeout=2)\"",
     "head -c 200000000 /dev/zero > big; ls -la",
 ])
-def test_hostile_agent_commands_are_contained(tokenizer, command):
+def test_hostile_agent_commands_are_contained(tokenizer, listener, command):
     from conftest import processes_with_uid
 
     from codefrontier.terminal import TERMINAL_UID_BASE, UIDS_PER_PROCESS
 
     ours = TERMINAL_UID_BASE + (os.getpid() % 2**22) * UIDS_PER_PROCESS  # this process's block
+    command = command.replace("PORT", str(listener.getsockname()[1]))
     script = [call("bash", command=command), write_and_run(), call("submit", path="solution.py"),
               "Submitted."]
     [record] = play(tokenizer, get_setting("agentic", {"command_wall_s": 5}), script)
     assert record.code is not None and record.code.strip() == SUM_PROGRAM  # the episode went on
     assert record.transcript[2]["role"] == "tool"
-    # nothing outlived the episode
+    # nothing outlived the episode, nothing reached the host's network
     assert not processes_with_uid(lambda uid: ours <= uid < ours + UIDS_PER_PROCESS)
+    with pytest.raises(BlockingIOError):
+        listener.accept()
+    assert os.path.exists(__file__)  # rm -rf / deleted nothing of the host
 
 
 @pytest.mark.slow

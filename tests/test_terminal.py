@@ -45,16 +45,6 @@ def terminal():
         yield opened
 
 
-@pytest.fixture(scope="module")
-def listener():
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(8)
-    server.setblocking(False)
-    yield server
-    server.close()
-
-
 def terminal_processes(terminal: Terminal) -> list[int]:
     """Host pids running under the terminal's sandbox uid (root only: else the caller's)."""
     if terminal.uid is None:
