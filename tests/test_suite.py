@@ -2,6 +2,7 @@
 train and eval instances that share no statement and no test."""
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -68,9 +69,14 @@ def test_eval_instances_share_no_statement_and_no_test_with_train_instances(spli
 def test_the_sft_data_holds_train_instances_only(splits):
     from codefrontier.suite.sft import build_sft
 
-    _, evaluation = splits
-    prompts = {r["prompt"][0]["content"] for r in build_sft("train", 2)}
-    assert not any(p.statement in prompt for p in evaluation for prompt in prompts)
+    train, evaluation = splits
+    conversations = "\n".join(r["messages"] for r in build_sft("train", 2))
+
+    def shown(problem) -> bool:  # the statement as the JSON of the conversations holds it
+        return json.dumps(problem.statement, ensure_ascii=False)[1:-1] in conversations
+
+    assert any(shown(p) for p in train)  # the check can see a statement
+    assert not any(shown(p) for p in evaluation)
 
 
 def test_instances_of_a_family_differ_in_wording_knobs_or_tests(splits):

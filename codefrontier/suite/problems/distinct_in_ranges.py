@@ -22,6 +22,7 @@ def edge_cases(knobs):
 
 FAMILY = Family(
     slug="distinct-in-ranges",
+    time_limit_s=1.0,  # the efficient reference needs up to 0.14 s on the largest test
     title="Distinct values in ranges",
     difficulty="hard",
     knobs=knobs,

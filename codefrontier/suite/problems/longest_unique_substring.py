@@ -12,6 +12,7 @@ def knobs(rng):
 
 FAMILY = Family(
     slug="longest-unique-substring",
+    time_limit_s=2.0,  # the efficient reference needs up to 0.35 s on the largest test
     title="Longest substring without repeats",
     difficulty="medium",
     kind="call",
