@@ -35,7 +35,6 @@ class Episode:
     sample_id: int
     messages: list[dict]              # the conversation so far, prompt included
     environment: object
-    prompt_messages: int = 0          # how many of `messages` are the prompt
     turns: int = 0
     tool_calls: int = 0
     prompt_tokens: int = 0
@@ -47,7 +46,6 @@ class Episode:
     transcript: list[dict] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.prompt_messages = len(self.messages)
         self.transcript = [m for m in self.messages if m["role"] != "system"]
 
     def answer(self) -> Answer:

@@ -103,11 +103,11 @@ def tool_use_turns(problem, plan: str, program: str, environment) -> list[dict]:
 
 def agentic_turns(problem, plan: str, program: str, environment) -> list[dict]:
     """Write solution.py and run it on examples/1.in in one command, submit, close."""
+    _, expected = first_example(problem)
     command = (f"cat > {SOLUTION_FILE} << 'EOF'\n{program.rstrip()}\nEOF\n"
                f"{example_command(problem, SOLUTION_FILE)}")
-    first_example(problem)
     ran = environment.bash(command=command)
-    _check_ran(problem, ran, "exit code 0", first_example(problem)[1])
+    _check_ran(problem, ran, "exit code 0", expected)
     submitted = environment.submit(path=SOLUTION_FILE)
     return [{"role": "assistant", "content": f"{plan} I write {SOLUTION_FILE} and run it on the "
                                              "first example.",
