@@ -20,6 +20,7 @@ configfile: "config.yaml"
 # no defaults written into the config: the slices recorded in provenance stay the
 # config files' own values, which `codefrontier audit` compares with
 validate(config, "config.schema.yaml", set_default=False)
+wf.check_grid(config)
 
 MODELS = list(config["models"])
 SETTINGS = config["settings"]

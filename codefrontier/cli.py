@@ -86,13 +86,14 @@ def _problems_sft(args: argparse.Namespace) -> int:
 
     settings = args.setting or ["reasoning"]
     records = build_sft(args.split, args.instances, set(args.difficulty) or None,
-                        set(args.family) or None, args.knob_pool, settings)
+                        set(args.family) or None, args.knob_pool, settings, args.with_fixes)
     write_records(records, args.out, schema=SFT_SCHEMA,
                   metadata=_provenance_metadata([], kind="sft-data", split=args.split,
                                                 instances=args.instances,
                                                 difficulty=sorted(args.difficulty),
-                                                settings=settings))
-    kinds = Counter((r["setting"], r["variant"]) for r in records)
+                                                settings=settings, with_fixes=args.with_fixes))
+    kinds = Counter((r["setting"], r["variant"] + ("/fix" if r["draft"] else ""))
+                    for r in records)
     shown = ", ".join(f"{setting}/{variant} {count}" for (setting, variant), count in kinds.items())
     print(f"{len(records)} SFT examples ({shown}) from the {args.split} split -> {args.out}")
     return 0
@@ -568,6 +569,9 @@ def build_parser() -> argparse.ArgumentParser:
     sft.add_argument("--difficulty", action="append", default=[],
                      choices=("easy", "medium", "hard"),
                      help="families of this difficulty only (repeat to keep several)")
+    sft.add_argument("--with-fixes", action="store_true",
+                     help="per instance and multi-turn setting, one more conversation: a "
+                          "broken first draft fails on the example, and the model fixes it")
     sft.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")
     sft.set_defaults(handler=_problems_sft)
     stats = problem_commands.add_parser("stats", help="counts, tests per decade and limits")

@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 from codefrontier.checkpoints import CheckpointName, rl_name
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.problems import load_problems
+from codefrontier.provenance import read_provenance
 from codefrontier.tables import read_records
 
 # Why a sample is a format error (the verdicts' `format_error_cause`): the token budget ran
@@ -35,6 +36,9 @@ SAMPLE_DEFAULTS = {"completion_tokens": None, "turns": 1, "tool_calls": 0}
 FRONTIER_SCHEMA = pa.schema([
     ("model", pa.string()), ("setting", pa.string()), ("checkpoint", pa.string()),
     ("kind", pa.string()),            # sft | rl | merge
+    # rl and merge: the setting whose GRPO runs made the checkpoint (the row's own, or the
+    # one `rl.trained_in` names; read from the samples' provenance); sft: null
+    ("trained_in", pa.string()),
     ("reward", pa.string()),          # rl: the reward; merge: "low->high"; sft: null
     ("alpha", pa.float64()),          # merge only
     ("difficulty", pa.string()),      # easy | medium | hard | all
@@ -153,6 +157,20 @@ def sample_stats(checkpoint: Checkpoint) -> dict[tuple[str, int], dict]:
             for row in table.to_pylist()}
 
 
+def trained_in(checkpoint: Checkpoint) -> str | None:
+    """The setting whose GRPO runs made an RL or merged checkpoint: the folder its samples
+    were drawn from is results/<model>/<setting>/rl/<reward> or .../merge/a<alpha> (the
+    samples' provenance); a folder outside that layout counts as the row's own setting."""
+    if checkpoint.kind == "sft":
+        return None
+    recorded = (read_provenance(checkpoint.samples) or {}).get("model", "") \
+        if checkpoint.samples.exists() else ""
+    parts = Path(recorded).parts
+    if len(parts) >= 3 and parts[-2] in ("rl", "merge") and parts[-3] in SETTINGS:
+        return parts[-3]
+    return checkpoint.setting
+
+
 def check_format_causes(verdicts: list[dict], path: Path) -> None:
     """Every format error's cause is one the table has a column for."""
     unknown = {v["format_error_cause"] for v in verdicts
@@ -178,10 +196,11 @@ def frontier_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLik
         check_format_causes(verdicts, ckpt.verdicts)
         stats = sample_stats(ckpt)
         low_high = (endpoints or {}).get(ckpt.model)
+        source = trained_in(ckpt)
         for level in (*DIFFICULTIES, "all"):
             chosen = [v for v in verdicts if level == "all" or difficulty[v["problem_id"]] == level]
             if chosen:
-                rows.append(_row(ckpt, level, chosen, stats, low_high))
+                rows.append({**_row(ckpt, level, chosen, stats, low_high), "trained_in": source})
     return rows
 
 

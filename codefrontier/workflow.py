@@ -47,22 +47,45 @@ def base_model(config: dict, model: str) -> str:
     return f"results/{model}/init" if base == EMBEDDED else base
 
 
+def check_grid(config: dict) -> None:
+    """What the schema cannot say: a setting evaluates the runs of a setting of the grid
+    that trains its own (no chains)."""
+    settings = config["settings"]
+    for model, model_config in config["models"].items():
+        for setting, source in (model_config["rl"].get("trained_in") or {}).items():
+            where = f"models.{model}.rl.trained_in.{setting}"
+            if setting not in settings or source not in settings:
+                raise ValueError(f"{where}: {setting} and {source} must both be in `settings` "
+                                 f"({', '.join(settings)})")
+            if trained_in(config, model, source) != source:
+                raise ValueError(f"{where}: {source} does not train its own runs")
+
+
+def trained_in(config: dict, model: str, setting: str) -> str:
+    """The setting whose GRPO runs (and their merges) a setting evaluates: its own unless
+    the model's `rl.trained_in` names another."""
+    return (config["models"][model]["rl"].get("trained_in") or {}).get(setting, setting)
+
+
 def checkpoint_folder(config: dict, model: str, setting: str, ckpt: str) -> str:
+    """The folder of checkpoint `ckpt` as evaluated in `setting`."""
     parsed = CheckpointName.parse(ckpt)
     if parsed.kind == "sft":
         return sft_folder(config, model)
+    source = trained_in(config, model, setting)
     if parsed.kind == "rl":
-        return f"results/{model}/{setting}/rl/{parsed.reward}"
-    return f"results/{model}/{setting}/merge/{ckpt}"
+        return f"results/{model}/{source}/rl/{parsed.reward}"
+    return f"results/{model}/{source}/merge/{ckpt}"
 
 
 def merge_folders(config: dict) -> list[str]:
-    """Every merged checkpoint folder of the grid."""
-    return [checkpoint_folder(config, model, setting, ckpt)
-            for model, model_config in config["models"].items()
-            for setting in config["settings"]
-            for ckpt in checkpoint_names(model_config)
-            if CheckpointName.parse(ckpt).kind == "merge"]
+    """Every merged checkpoint folder of the grid (once, however many settings use it)."""
+    folders = [checkpoint_folder(config, model, setting, ckpt)
+               for model, model_config in config["models"].items()
+               for setting in config["settings"]
+               for ckpt in checkpoint_names(model_config)
+               if CheckpointName.parse(ckpt).kind == "merge"]
+    return list(dict.fromkeys(folders))
 
 
 def print_warnings(report: str) -> None:
@@ -79,6 +102,13 @@ def verdict_files(config: dict) -> list[str]:
             for model, model_config in config["models"].items()
             for setting in config["settings"]
             for ckpt in checkpoint_names(model_config)]
+
+
+def rl_trl(config: dict, model: str, setting: str) -> dict:
+    """The TRL fields of a model's GRPO runs in a setting: `rl.trl`, then the setting's
+    own entry of `rl.per_setting` (multi-turn episodes need a longer completion budget)."""
+    rl = config["models"][model]["rl"]
+    return {**rl["trl"], **(rl.get("per_setting") or {}).get(setting, {})}
 
 
 def episode_limits(config: dict, setting: str) -> dict:
@@ -102,6 +132,13 @@ def _with_episodes(value: dict, config: dict, setting: str | None) -> dict:
     return {**value, "episodes": limits} if limits else value
 
 
+def _aggregate_model_slice(model_config: dict) -> dict:
+    """What the tables read of a model's config: its merge endpoints, and where its
+    settings' checkpoints were trained when that is not their own setting."""
+    shared = model_config["rl"].get("trained_in")
+    return {"merge": model_config.get("merge"), **({"trained_in": shared} if shared else {})}
+
+
 def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
     """The part of the config that a rule's output depends on."""
     model = config["models"].get(wildcards.get("model", ""), {})
@@ -111,14 +148,15 @@ def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
         "sft_data": lambda: {**config["data"]["sft"], "settings": config["settings"]},
         "model_init": lambda: {"base": model["base"], "init": model.get("init", {})},
         "sft": lambda: model["sft"],
-        "rl": lambda: _with_episodes({"reward": wildcards["reward"], "trl": model["rl"]["trl"]},
+        "rl": lambda: _with_episodes({"reward": wildcards["reward"],
+                                      "trl": rl_trl(config, wildcards["model"], setting)},
                                      config, setting),
         "merge": lambda: {"low": model["merge"]["low"], "high": model["merge"]["high"],
                           "alpha": wildcards["alpha"]},
-        "sample": lambda: _with_episodes({"sampling": config["sampling"], "setting": setting},
-                                         config, setting),
+        "sample": lambda: _with_episodes({"sampling": setting_sampling(config, setting),
+                                          "setting": setting}, config, setting),
         "judge": lambda: {},  # verdicts depend on the problems and samples alone
-        "aggregate": lambda: {"models": {m: {"merge": c.get("merge")}
+        "aggregate": lambda: {"models": {m: _aggregate_model_slice(c)
                                          for m, c in config["models"].items()},
                               "settings": config["settings"]},
     }
@@ -182,6 +220,8 @@ def sft_build_options(sft: dict) -> str:
             options.append(f"--{key.replace('_', '-')} {sft[key]}")
     for key in ("difficulty", "family"):
         options += [f"--{key} {shlex.quote(v)}" for v in sft.get(key, [])]
+    if sft.get("with_fixes"):
+        options.append("--with-fixes")
     return " ".join(options)
 
 
@@ -197,6 +237,13 @@ def launcher(config: dict, model: str) -> str:
     elif not config.get("resources", {}).get("rl", {}).get("gpu"):
         options += " --cpu"
     return f"codefrontier launch {options} --"
+
+
+def setting_sampling(config: dict, setting: str) -> dict:
+    """The sampling settings of one inference setting: `sampling`, then the setting's
+    entry of `sampling.per_setting` (a multi-turn turn may need another token budget)."""
+    sampling = {k: v for k, v in config["sampling"].items() if k != "per_setting"}
+    return {**sampling, **(config["sampling"].get("per_setting") or {}).get(setting, {})}
 
 
 def sampling_options(sampling: dict) -> str:

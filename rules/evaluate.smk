@@ -13,7 +13,9 @@ rule sample:
         model=lambda wildcards: wf.checkpoint_folder(
             config, wildcards.model, wildcards.setting, wildcards.ckpt
         ),
-        options=wf.sampling_options(config["sampling"]),
+        options=lambda wildcards: wf.sampling_options(
+            wf.setting_sampling(config, wildcards.setting)
+        ),
         episodes=lambda wildcards: wf.episode_options(config, wildcards.setting),
         provenance=provenance("sample"),
     threads: res("sample", "threads", 1)

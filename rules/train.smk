@@ -59,7 +59,9 @@ rule rl:
         directory("results/{model}/{setting}/rl/{reward}"),
     params:
         model=lambda wildcards: wf.sft_folder(config, wildcards.model),
-        sets=lambda wildcards: wf.set_options(config["models"][wildcards.model]["rl"]["trl"]),
+        sets=lambda wildcards: wf.set_options(
+            wf.rl_trl(config, wildcards.model, wildcards.setting)
+        ),
         episodes=lambda wildcards: wf.episode_options(config, wildcards.setting),
         launcher=lambda wildcards: wf.launcher(config, wildcards.model),
         provenance=provenance("rl"),

@@ -173,10 +173,12 @@ def write_and_run(program: str = SUM_PROGRAM) -> str:
 
 
 def test_agentic_episode_submits_the_file(tokenizer):
-    script = [write_and_run(), call("submit", path="solution.py"), "Submitted."]
+    script = [write_and_run(), call("submit", path="solution.py"), "never generated"]
     [record] = play(tokenizer, get_setting("agentic"), script)
     assert record.code.strip() == SUM_PROGRAM and record.answer_source == "submitted:solution.py"
-    assert (record.turns, record.tool_calls, record.episode_error) == (3, 2, None)
+    # the accepted submission ends the episode: no closing turn
+    assert (record.turns, record.tool_calls, record.episode_error) == (2, 2, None)
+    assert record.transcript[-1] == {"role": "tool", "content": "submitted solution.py"}
     ran = record.transcript[2]["content"]
     assert ran.startswith("exit code 0\n5\n") and "turns left" in ran
 
@@ -186,7 +188,7 @@ def test_agentic_without_submission_is_a_format_error(tokenizer):
     assert ended.episode_error == NO_SUBMISSION and ended.code is None
     limits = {"max_turns": 2}
     [spent] = play(tokenizer, get_setting("agentic", limits), [call("bash", command="ls")] * 4)
-    assert spent.episode_error == TURN_BUDGET_EXHAUSTED and spent.turns == 3
+    assert spent.episode_error == TURN_BUDGET_EXHAUSTED and spent.turns == 2
 
 
 def test_agentic_refuses_a_missing_file_and_a_second_submission(tokenizer):
@@ -194,7 +196,7 @@ def test_agentic_refuses_a_missing_file_and_a_second_submission(tokenizer):
               call("submit", path="solution.py"), call("submit", path="solution.py")]
     [record] = play(tokenizer, get_setting("agentic"), script)
     assert "no such file" in record.transcript[2]["content"]
-    assert record.code is not None and record.turns == 4  # the closing turn ends it
+    assert record.code is not None and record.turns == 3  # the accepted submission ends it
 
 
 @pytest.mark.slow
@@ -282,5 +284,8 @@ def test_settings_reject_limits_of_another_setting():
         get_setting("reasoning", {"max_turns": 3})
     with pytest.raises(ValueError, match="unknown setting"):
         get_setting("chat")
-    assert get_setting("agentic", {"max_turns": 3}).max_turns == 4
+    agentic = get_setting("agentic", {"max_turns": 3})
+    assert (agentic.max_turns, agentic.max_tool_rounds) == (3, 3)
+    tool_use = get_setting("tool_use", {"max_tool_calls": 1})
+    assert (tool_use.max_turns, tool_use.max_tool_rounds) == (2, 1)
     assert AgenticLimits().max_turns == 4

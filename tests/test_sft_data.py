@@ -105,3 +105,40 @@ def test_the_chat_template_renders_them_and_masks_all_but_the_assistant(records,
         assert "Problem" not in trained or example["messages"][1]["content"] in untrained
         if tools:
             assert "<tool_call>" in trained
+
+
+def test_fix_conversations_run_a_broken_draft_then_the_reference():
+    by_id = {i.problem_id: i for i in instances("train", 1, families=FAMILIES, knob_pool=3)}
+    records = build_sft("train", 1, families=FAMILIES, knob_pool=3,
+                        settings=["reasoning", "tool_use", "agentic"], with_fixes=True)
+    fixes = [r for r in records if r["draft"] is not None]
+    assert {r["setting"] for r in fixes} <= {"tool_use", "agentic"} and fixes
+    assert len(records) - len(fixes) == 12  # the plain conversations are unchanged
+    for record in fixes:
+        instance = by_id[record["problem_id"]]
+        program = instance.efficient if record["variant"] == "efficient" else instance.slow
+        messages = json.loads(record["messages"])
+        [first] = messages[2]["tool_calls"]
+        observation = messages[3]["content"]
+        expected = first_example_output(instance)
+        # a real run of a real draft that fails on the example
+        assert not observation.startswith(("exit status: 0", "exit code 0")) or \
+            expected not in observation
+        if record["setting"] == "tool_use":
+            assert first["function"]["arguments"]["code"] != program
+            assert extract_code(messages[4]["content"]).rstrip() == program.rstrip()
+            assert messages[4]["content"].split("\n")[0].endswith("so I fix the program.")
+        else:
+            calls = [m["tool_calls"][0]["function"] for m in messages if m.get("tool_calls")]
+            assert [c["name"] for c in calls] == ["bash", "bash", "submit"]
+            assert program.rstrip() in calls[1]["arguments"]["command"]
+            assert program.rstrip() not in calls[0]["arguments"]["command"]
+            assert messages[5]["content"].startswith("exit code 0\n")
+            assert messages[7]["content"] == "submitted solution.py"
+
+
+def first_example_output(instance) -> str:
+    from codefrontier.suite.build import to_problem
+    from codefrontier.suite.sft import first_example
+
+    return first_example(to_problem(instance))[1].strip()

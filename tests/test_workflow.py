@@ -166,6 +166,61 @@ def test_sample_and_rl_slices_carry_their_settings_episode_limits():
             != tools
 
 
+def test_per_setting_overrides_reach_only_their_settings_runs_and_samples():
+    config = three_setting_config()
+    config["models"]["tiny"]["rl"]["per_setting"] = {"agentic": {"max_completion_length": 448}}
+    config["sampling"] = {**config["sampling"], "per_setting": {"tool_use": {"max_new_tokens": 99}}}
+    assert validation_error(config) is None
+    trl = config["models"]["tiny"]["rl"]["trl"]
+    assert wf.rl_trl(config, "tiny", "agentic") == {**trl, "max_completion_length": 448}
+    assert wf.rl_trl(config, "tiny", "reasoning") == trl
+    assert "--max-new-tokens 99" in wf.sampling_options(wf.setting_sampling(config, "tool_use"))
+    assert "per_setting" not in wf.setting_sampling(config, "agentic")
+    # a setting's override changes its own slices only: the others' outputs stay current
+    plain = three_setting_config()
+    for rule, setting, wildcards in (("rl", "agentic", {"reward": "k2"}),
+                                     ("sample", "tool_use", {})):
+        for name in THREE_SETTINGS:
+            before = wf.config_slice(plain, rule, model="tiny", setting=name, **wildcards)
+            after = wf.config_slice(config, rule, model="tiny", setting=name, **wildcards)
+            assert (before != after) == (name == setting)
+    bad = three_setting_config()
+    bad["sampling"] = {**bad["sampling"], "per_setting": {"tool_use": {"seed": 3}}}
+    assert "'seed' is not one of" in validation_error(bad)
+
+
+def test_a_setting_can_evaluate_the_runs_of_another():
+    config = three_setting_config()
+    config["models"]["tiny"]["rl"]["trained_in"] = {"tool_use": "reasoning"}
+    assert validation_error(config) is None
+    wf.check_grid(config)
+    assert wf.checkpoint_folder(config, "tiny", "tool_use", "rl-k2") == \
+        "results/tiny/reasoning/rl/k2"
+    assert wf.checkpoint_folder(config, "tiny", "tool_use", "a0.5") == \
+        "results/tiny/reasoning/merge/a0.5"
+    assert wf.checkpoint_folder(config, "tiny", "agentic", "a0.5") == \
+        "results/tiny/agentic/merge/a0.5"
+    assert wf.checkpoint_folder(config, "tiny", "tool_use", "sft") == "results/tiny/sft"
+    merges = wf.merge_folders(config)
+    assert len(merges) == len(set(merges)) and not any("/tool_use/" in m for m in merges)
+    # samples stay per setting
+    assert "results/tiny/tool_use/rl-k2/verdicts.parquet" in wf.verdict_files(config)
+    plain = wf.config_slice(three_setting_config(), "aggregate")
+    assert wf.config_slice(config, "aggregate") != plain
+
+
+@pytest.mark.parametrize("trained, message", [
+    ({"tool_use": "reasoning", "reasoning": "agentic"}, "reasoning does not train its own"),
+    ({"reasoning": "tool_use"}, "must both be in `settings`"),
+])
+def test_check_grid_rejects_chains_and_settings_outside_the_grid(trained, message):
+    config = three_setting_config(settings=["reasoning", "agentic"]) \
+        if "reasoning" in trained and len(trained) == 1 else three_setting_config()
+    config["models"]["tiny"]["rl"]["trained_in"] = trained
+    with pytest.raises(ValueError, match=message):
+        wf.check_grid(config)
+
+
 def test_three_settings_plan_rl_and_sampling_per_setting_with_their_limits(tmp_path):
     config = tmp_path / "three.yaml"
     config.write_text(yaml.safe_dump(three_setting_config()))

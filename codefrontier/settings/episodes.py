@@ -6,7 +6,7 @@ generation backend. A turn is parsed with the tokenizer's response parser (TRL's
 episode's environment (settings/environments.py) and their results come back as
 `tool` messages. An episode ends when the model answers without a tool call, when a
 turn runs out of tokens, when a tool call cannot be parsed, or when the turn budget
-is spent.
+is spent, or (agentic) when a submission is accepted.
 """
 
 from __future__ import annotations
@@ -109,7 +109,6 @@ def run_episodes(backend: Backend, episodes: list[Episode], sampling: SamplingSe
 
 
 def _take_turn(episode: Episode, generation, parsed: dict, max_turns: int) -> None:
-    closing = getattr(episode.environment, "submitted", None) is not None
     episode.turns += 1
     episode.prompt_tokens = episode.prompt_tokens or generation.prompt_tokens
     episode.completion_tokens += generation.completion_tokens
@@ -130,7 +129,9 @@ def _take_turn(episode: Episode, generation, parsed: dict, max_turns: int) -> No
             name = call.get("function", {}).get("name") or "tool"
             episode.messages.append({"role": "tool", "name": name, "content": result})
             episode.transcript.append({"role": "tool", "content": result})
-        if closing:  # the turn after a submission closes the episode, whatever it holds
+        if getattr(episode.environment, "submitted", None) is not None:
+            # a submission ends the task: no closing turn is generated (GRPO rollouts
+            # still get one from TRL's loop, which only stops on a turn without calls)
             _end(episode, content, None)
         elif episode.turns >= max_turns:
             _end(episode, content, TURN_BUDGET_EXHAUSTED)

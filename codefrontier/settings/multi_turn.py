@@ -30,7 +30,12 @@ class MultiTurnSetting(Setting):
     @property
     @abstractmethod
     def max_turns(self) -> int:
-        """Model turns per episode, the closing turn included."""
+        """Model turns per episode at evaluation, the answering turn included."""
+
+    @property
+    @abstractmethod
+    def max_tool_rounds(self) -> int:
+        """Rounds of tool calls per episode (TRL's `max_tool_calling_iterations`)."""
 
     @abstractmethod
     def environment(self, problems: Mapping[str, Problem], pool=None):

@@ -22,7 +22,11 @@ class ToolUseSetting(MultiTurnSetting):
 
     @property
     def max_turns(self) -> int:
-        return self.limits.max_tool_calls + 1
+        return self.limits.max_tool_calls + 1  # the calls, then the answer
+
+    @property
+    def max_tool_rounds(self) -> int:
+        return self.limits.max_tool_calls
 
     def needs_judge_pool(self) -> bool:
         return True

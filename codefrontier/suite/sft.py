@@ -9,6 +9,13 @@ example per setting:
 * agentic: a `bash` call that writes solution.py and runs it on examples/1.in, the
   terminal's real output, a `submit` call, its result, and a closing line.
 
+With fixes (`with_fixes`), each instance also gives one conversation per multi-turn
+setting where the first draft is broken (its last line dropped, or cut in half), its
+real run fails on the example, and the model fixes it: the final fenced program
+(tool_use), or a second `bash` call that rewrites and reruns solution.py before the
+submission (agentic). Without them the model never sees a failed run in SFT, and
+after its first failure it has no way to go on.
+
 The tool results come from the settings' own environments, driven by these scripted
 actions (the judge's sandbox and a real terminal), so SFT shows the model exactly
 the observations it will see. The SFT policy so starts out with both behaviours
@@ -23,6 +30,8 @@ assistant turns only):
     messages     str   JSON list of messages: system, user, assistant (with
                        tool_calls), tool, ...
     tools        str   JSON list of the tools' schemas (null for reasoning)
+    draft        str   how the first draft was broken (dropped_last_line | cut_in_half)
+                       in a fix conversation; null otherwise
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Collection
+from functools import partial
 
 import pyarrow as pa
 
@@ -58,11 +68,15 @@ SFT_SCHEMA = pa.schema([
     ("setting", pa.string()),
     ("messages", pa.string()),
     ("tools", pa.string()),
+    ("draft", pa.string()),
 ])
+FIX_PLANS = {"tool_use": "{what}, so I fix the program.",
+             "agentic": "{what}, so I fix solution.py and run it again."}
+DRAFTS = ("dropped_last_line", "cut_in_half")
 SOLUTION_FILE = "solution.py"
 
 
-def _pick(options: tuple[str, ...], key: str) -> str:
+def _pick(options: tuple, key: str):
     return options[int(hashlib.sha256(key.encode()).hexdigest(), 16) % len(options)]
 
 
@@ -82,6 +96,23 @@ def _check_ran(problem, observation: str, success: str, expected: str) -> None:
     if not observation.startswith(success) or expected.strip() not in observation:
         raise RuntimeError(f"{problem.problem_id}: the reference failed its first example "
                            f"({expected.strip()!r} expected):\n{observation}")
+
+
+def broken_draft(program: str, draft: str) -> str:
+    """A first draft that is wrong in a way a run on the example shows."""
+    lines = program.rstrip().splitlines()
+    kept = len(lines) - 1 if draft == "dropped_last_line" else (len(lines) + 1) // 2
+    return "\n".join(lines[:max(1, kept)]) + "\n"
+
+
+def _failed(observation: str, success: str, expected: str) -> bool:
+    return not observation.startswith(success) or expected.strip() not in observation
+
+
+def _fix_plan(setting_name: str, observation: str, success: str) -> str:
+    what = "The output is not the expected one" if observation.startswith(success) else \
+        "The run failed"
+    return FIX_PLANS[setting_name].format(what=what)
 
 
 def reasoning_turns(problem, plan: str, program: str, environment=None) -> list[dict]:
@@ -104,8 +135,7 @@ def tool_use_turns(problem, plan: str, program: str, environment) -> list[dict]:
 def agentic_turns(problem, plan: str, program: str, environment) -> list[dict]:
     """Write solution.py and run it on examples/1.in in one command, submit, close."""
     _, expected = first_example(problem)
-    command = (f"cat > {SOLUTION_FILE} << 'EOF'\n{program.rstrip()}\nEOF\n"
-               f"{example_command(problem, SOLUTION_FILE)}")
+    command = write_and_run(problem, program)
     ran = environment.bash(command=command)
     _check_ran(problem, ran, "exit code 0", expected)
     submitted = environment.submit(path=SOLUTION_FILE)
@@ -119,49 +149,116 @@ def agentic_turns(problem, plan: str, program: str, environment) -> list[dict]:
             {"role": "assistant", "content": f"I submitted {SOLUTION_FILE}."}]
 
 
+def write_and_run(problem, program: str) -> str:
+    return (f"cat > {SOLUTION_FILE} << 'EOF'\n{program.rstrip()}\nEOF\n"
+            f"{example_command(problem, SOLUTION_FILE)}")
+
+
+def tool_use_fix_turns(problem, plan: str, program: str, draft: str,
+                       environment) -> list[dict] | None:
+    """A broken draft run on the first example, then the fixed program as the answer;
+    None when the draft does not fail there."""
+    given, expected = first_example(problem)
+    broken = broken_draft(program, draft)
+    result = environment.python(code=broken, stdin=given)
+    if not _failed(result, "exit status: 0", expected):
+        return None
+    return [{"role": "assistant", "content": f"{plan} I test it on the first example.",
+             "tool_calls": [_call("python", code=broken, stdin=given)]},
+            {"role": "tool", "name": "python", "content": result},
+            {"role": "assistant", "content": reasoning.answer(
+                _fix_plan("tool_use", result, "exit status: 0"), program)}]
+
+
+def agentic_fix_turns(problem, plan: str, program: str, draft: str,
+                      environment) -> list[dict] | None:
+    """A broken solution.py run on examples/1.in, rewritten and rerun, then submitted;
+    None when the draft does not fail there."""
+    _, expected = first_example(problem)
+    first = write_and_run(problem, broken_draft(program, draft))
+    ran_first = environment.bash(command=first)
+    if not _failed(ran_first, "exit code 0", expected):
+        return None
+    second = write_and_run(problem, program)
+    ran_second = environment.bash(command=second)
+    _check_ran(problem, ran_second, "exit code 0", expected)
+    submitted = environment.submit(path=SOLUTION_FILE)
+    return [{"role": "assistant", "content": f"{plan} I write {SOLUTION_FILE} and run it on the "
+                                             "first example.",
+             "tool_calls": [_call("bash", command=first)]},
+            {"role": "tool", "name": "bash", "content": ran_first},
+            {"role": "assistant", "content": _fix_plan("agentic", ran_first, "exit code 0"),
+             "tool_calls": [_call("bash", command=second)]},
+            {"role": "tool", "name": "bash", "content": ran_second},
+            {"role": "assistant", "content": "It works on the example, so I submit it.",
+             "tool_calls": [_call("submit", path=SOLUTION_FILE)]},
+            {"role": "tool", "name": "submit", "content": submitted},
+            {"role": "assistant", "content": f"I submitted {SOLUTION_FILE}."}]
+
+
 TURNS = {"reasoning": reasoning_turns, "tool_use": tool_use_turns, "agentic": agentic_turns}
+FIX_TURNS = {"tool_use": tool_use_fix_turns, "agentic": agentic_fix_turns}
 
 
 def sft_records(instance: Instance, settings: Collection[str] = ("reasoning",),
-                pool=None) -> list[dict]:
-    """One example per setting and reference program of the instance."""
-    from transformers.utils import get_json_schema
-
+                pool=None, with_fixes: bool = False) -> list[dict]:
+    """One example per setting and reference program of the instance; with fixes, one
+    more per multi-turn setting whose broken first draft gets fixed (the reference and
+    the way the draft is broken picked by the instance's seed)."""
     problem = to_problem(instance)
     variants = [("efficient", instance.efficient, EFFICIENT_PLANS)]
     if instance.slow is not None:
         variants.append(("slow", instance.slow, SLOW_PLANS))
     records = []
     for setting_name in settings:
-        setting = get_setting(setting_name)
         for name, program, plans in variants:
-            environment = None
-            if setting_name != "reasoning":
-                environment = setting.environment({problem.problem_id: problem}, pool)
-                environment.reset(problem_id=problem.problem_id)
-            try:
-                turns = TURNS[setting_name](problem, _pick(plans, instance.seed + name),
-                                            program, environment)
-                tools = ([get_json_schema(t) for t in environment_tools(environment)]
-                         if environment else None)
-            finally:
-                end_episode(environment)
-            records.append({
-                "problem_id": problem.problem_id, "variant": name, "setting": setting_name,
-                "messages": json.dumps(setting.messages(problem) + turns, ensure_ascii=False),
-                "tools": json.dumps(tools) if tools else None,
-            })
+            turns = partial(TURNS[setting_name], problem, _pick(plans, instance.seed + name),
+                            program)
+            records.append(_record(problem, setting_name, name, turns, pool))
+        if with_fixes and setting_name in FIX_TURNS:
+            name, program, plans = _pick(tuple(variants), instance.seed + "fix")
+            draft = _pick(DRAFTS, instance.seed + "draft")
+            turns = partial(FIX_TURNS[setting_name], problem, _pick(plans, instance.seed + name),
+                            program, draft)
+            record = _record(problem, setting_name, name, turns, pool, draft)
+            if record is not None:
+                records.append(record)
     return records
+
+
+def _record(problem, setting_name: str, variant: str, turns, pool,
+            draft: str | None = None) -> dict | None:
+    """A conversation of the setting, its turns played against a fresh environment."""
+    from transformers.utils import get_json_schema
+
+    setting = get_setting(setting_name)
+    environment = None
+    if setting_name != "reasoning":
+        environment = setting.environment({problem.problem_id: problem}, pool)
+        environment.reset(problem_id=problem.problem_id)
+    try:
+        played = turns(environment)
+        tools = ([get_json_schema(t) for t in environment_tools(environment)]
+                 if environment else None)
+    finally:
+        end_episode(environment)
+    if played is None:
+        return None
+    return {"problem_id": problem.problem_id, "variant": variant, "setting": setting_name,
+            "messages": json.dumps(setting.messages(problem) + played, ensure_ascii=False),
+            "tools": json.dumps(tools) if tools else None, "draft": draft}
 
 
 def build_sft(split: str = "train", count: int | None = None,
               difficulties: Collection[str] | None = None,
               families: Collection[str] | None = None,
               knob_pool: int | None = None,
-              settings: Collection[str] = ("reasoning",)) -> list[dict]:
+              settings: Collection[str] = ("reasoning",),
+              with_fixes: bool = False) -> list[dict]:
     """One example per setting and reference (efficient, slow) for each of `count`
-    instances per family (of the given difficulties and slugs). The tool-use examples
-    run their programs in a judge pool of one worker; the agentic ones in terminals."""
+    instances per family (of the given difficulties and slugs), and with fixes one fix
+    conversation per multi-turn setting. The tool-use examples run their programs in a
+    judge pool of one worker; the agentic ones in terminals."""
     from contextlib import nullcontext
 
     from codefrontier.judge import JudgePool
@@ -169,4 +266,4 @@ def build_sft(split: str = "train", count: int | None = None,
     chosen = list(instances(split, count, difficulties, families, knob_pool))
     with JudgePool(workers=1) if "tool_use" in settings else nullcontext() as pool:
         return [record for instance in chosen
-                for record in sft_records(instance, settings, pool)]
+                for record in sft_records(instance, settings, pool, with_fixes)]

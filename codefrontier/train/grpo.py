@@ -176,7 +176,7 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
     runner = get_setting(setting, episode_limits)
     overrides = dict(overrides or {})
     if isinstance(runner, MultiTurnSetting):
-        overrides.setdefault("max_tool_calling_iterations", runner.max_turns - 1)
+        overrides.setdefault("max_tool_calling_iterations", runner.max_tool_rounds)
     # Judge workers first: fresh processes, before the trainer creates threads or a CUDA context.
     with JudgePool(workers=workers_per_process(judge_workers)) as pool:
         from trl import GRPOConfig, GRPOTrainer
