@@ -21,8 +21,9 @@ For every model × setting with a merge curve (the `all` rows of the frontier ta
   only extrapolated checkpoints solve (reported, no threshold).
 
 The result is a Markdown report with one section per model × setting (settings in
-frontier.SETTINGS order): each setting has its own RL runs and merges, so its claims are
-checked on its own rows. A claim that does not hold is reported with its figures, never
+frontier.SETTINGS order): each setting's claims are checked on its own rows, whether it
+has its own RL runs and merges or evaluates another setting's (`trained_in`: then the
+merges' provenance of that setting says whether the endpoints differ). A claim that does not hold is reported with its figures, never
 hidden. Indistinguishable endpoints also raise a warning.
 """
 
@@ -215,6 +216,15 @@ def check(frontier: pd.DataFrame, ensemble: pd.DataFrame,
     return header + "\n".join(sections), warnings
 
 
+def trained_in(rows: pd.DataFrame, setting: str) -> str:
+    """The setting whose runs (and merges) a setting's RL rows come from: its own, unless
+    the table's `trained_in` column names another (tables without it: its own)."""
+    if "trained_in" not in rows:
+        return setting
+    sources = rows.loc[rows["kind"] != "sft", "trained_in"].dropna().unique()
+    return sources[0] if len(sources) == 1 else setting
+
+
 def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.DataFrame,
                   delta_norms: dict[tuple[str, str, str], float]) -> tuple[str, list[str]]:
     """The section of one model × setting (the `all` rows of its checkpoints) and its
@@ -226,7 +236,7 @@ def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.Dat
     if low.empty or high.empty:
         return f"{title}no merge curve: nothing to check\n", []
     low, high = low.iloc[0], high.iloc[0]
-    delta = endpoints_differ(model, setting, delta_norms)
+    delta = endpoints_differ(model, trained_in(rows, setting), delta_norms)
     claims = [delta, endpoints_separate(low, high), interpolation_trend(curve),
               extrapolation(curve, low, high), in_reach(curve),
               ensemble_summary(ensemble, model, setting)]

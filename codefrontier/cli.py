@@ -9,6 +9,7 @@ from collections import Counter
 from datetime import date
 
 from codefrontier import __version__
+from codefrontier.embedded import EmbeddedModelSpec
 
 
 def _judge(args: argparse.Namespace) -> int:
@@ -158,7 +159,7 @@ def _merge(args: argparse.Namespace) -> int:
 def _model_init(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
-    from codefrontier.embedded import EmbeddedModelSpec, init_embedded_model
+    from codefrontier.embedded import init_embedded_model
 
     sizes = {f.name: getattr(args, f.name) for f in fields(EmbeddedModelSpec)
              if getattr(args, f.name, None) is not None}
@@ -397,12 +398,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="The laptop default: nothing is downloaded. Real configs name a hub "
                     "model id instead and skip this step.")
     init.add_argument("--out", required=True, help="output folder (save_pretrained layout)")
-    init.add_argument("--texts", nargs="+", required=True, help="problem and SFT files to train the tokenizer "
-                                                 "on (default: the bundled suite, slower)")
-    for name, default in (("vocab_size", 4096), ("hidden_size", 256), ("num_hidden_layers", 6),
-                          ("intermediate_size", 688), ("seed", 0)):
+    init.add_argument("--texts", nargs="+", required=True,
+                      help="problem and SFT files to train the tokenizer on")
+    spec = EmbeddedModelSpec()
+    for name in ("vocab_size", "hidden_size", "num_hidden_layers", "intermediate_size", "seed"):
         init.add_argument(f"--{name.replace('_', '-')}", dest=name, type=int,
-                          help=f"default {default}")
+                          help=f"default {getattr(spec, name)}")
     init.add_argument("--force", action="store_true", help="replace an existing model")
     init.set_defaults(handler=_model_init)
 

@@ -38,12 +38,13 @@ def qwen2_5_chat_template() -> str:
 
 @dataclass(frozen=True)
 class EmbeddedModelSpec:
-    """Sizes of the embedded model. About 5M parameters learn under GRPO here; 0.7M did not."""
+    """Sizes of the embedded model (the default's). 2.2M parameters learn under GRPO here
+    as well as 5.2M (hidden 256, 6 layers) at half the cost per token; 0.7M did not."""
 
     vocab_size: int = 4096
-    hidden_size: int = 256
-    intermediate_size: int = 688
-    num_hidden_layers: int = 6
+    hidden_size: int = 192
+    intermediate_size: int = 512
+    num_hidden_layers: int = 4
     num_attention_heads: int = 4
     num_key_value_heads: int = 2
     max_position_embeddings: int = 2048

@@ -36,9 +36,6 @@ SAMPLE_DEFAULTS = {"completion_tokens": None, "turns": 1, "tool_calls": 0}
 FRONTIER_SCHEMA = pa.schema([
     ("model", pa.string()), ("setting", pa.string()), ("checkpoint", pa.string()),
     ("kind", pa.string()),            # sft | rl | merge
-    # rl and merge: the setting whose GRPO runs made the checkpoint (the row's own, or the
-    # one `rl.trained_in` names; read from the samples' provenance); sft: null
-    ("trained_in", pa.string()),
     ("reward", pa.string()),          # rl: the reward; merge: "low->high"; sft: null
     ("alpha", pa.float64()),          # merge only
     ("difficulty", pa.string()),      # easy | medium | hard | all
@@ -51,6 +48,9 @@ FRONTIER_SCHEMA = pa.schema([
     *[(f"format_{c}_rate", pa.float64()) for c in FORMAT_CAUSES],  # share of all samples
     ("mean_turns", pa.float64()),       # model turns per sample
     ("mean_tool_calls", pa.float64()),  # tool calls or terminal actions per sample
+    # rl and merge: the setting whose GRPO runs made the checkpoint (the row's own, or the
+    # one `rl.trained_in` names; read from the samples' provenance); sft: null
+    ("trained_in", pa.string()),
 ])
 
 

@@ -101,6 +101,17 @@ def test_a_setting_is_checked_on_its_own_rows():
     assert warnings == []  # the other rates still differ: not indistinguishable
 
 
+def test_a_setting_evaluating_another_settings_runs_uses_their_merges():
+    shared = in_setting(FRONTIER, "tool_use").assign(
+        trained_in=["reasoning" if kind != "sft" else None for kind in FRONTIER["kind"]])
+    frontier = pd.concat([FRONTIER.assign(trained_in="reasoning"), shared])
+    ensemble = pd.concat([ENSEMBLE, in_setting(ENSEMBLE, "tool_use")])
+    report, warnings = check(frontier, ensemble, NORMS)  # merges of reasoning only
+    tool_use = report.split("## tiny / ")[2]
+    assert tool_use.startswith("tool_use") and "‖θ_high − θ_low‖ = 1.5" in tool_use
+    assert "DOES NOT HOLD" not in report and warnings == []
+
+
 def test_multi_turn_sections_name_format_causes_and_episode_lengths():
     agentic = in_setting(FRONTIER, "agentic", mean_turns=3.5, mean_tool_calls=2.5,
                          format_truncated_rate=0.0, format_no_submission_rate=0.0,

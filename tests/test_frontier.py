@@ -220,9 +220,10 @@ def test_rows_of_two_settings_carry_their_own_causes_turns_and_tool_calls(tmp_pa
 
 def test_the_frontier_schema_appends_the_new_columns():
     names = FRONTIER_SCHEMA.names
-    assert names[-7:] == ["format_truncated_rate", "format_no_code_block_rate",
+    assert names[-8:] == ["format_truncated_rate", "format_no_code_block_rate",
                           "format_malformed_tool_call_rate", "format_turn_budget_exhausted_rate",
-                          "format_no_submission_rate", "mean_turns", "mean_tool_calls"]
+                          "format_no_submission_rate", "mean_turns", "mean_tool_calls",
+                          "trained_in"]
     assert names.index("mean_completion_tokens") == names.index("format_truncated_rate") - 1
 
 
@@ -274,3 +275,25 @@ def test_ensembles_pool_checkpoints_of_one_setting_only(tmp_path):
     assert best["reasoning"]["members"] == ["rl-k2"] and best["agentic"]["members"] == ["rl-kinf"]
     pooled = {r["setting"]: r for r in rows if (r["pool"], r["k"]) == ("rl-endpoints", 2)}
     assert pooled["reasoning"]["solved"] == ["p-easy"] and pooled["agentic"]["solved"] == ["p-hard"]
+
+
+@pytest.mark.parametrize("sampled, expected", [
+    ("results/m/reasoning/rl/kinf", "reasoning"),   # trained in reasoning, evaluated in tool_use
+    ("results/m/reasoning/merge/a0.5", "reasoning"),
+    ("results/m/tool_use/rl/kinf", "tool_use"),
+    ("/models/elsewhere/kinf", "tool_use"),          # outside the layout: the row's own
+])
+def test_trained_in_comes_from_the_folder_the_samples_were_drawn_from(
+        tmp_path, problems, sampled, expected):
+    import json
+
+    from codefrontier.provenance import PARQUET_KEY
+
+    name = "a0.5" if "merge" in sampled else "rl-kinf"
+    ckpt = write_checkpoint(tmp_path, name, {"p-easy": ["correct"]}, setting="tool_use")
+    table = pq.read_table(ckpt.samples)
+    metadata = {PARQUET_KEY: json.dumps({"kind": "samples", "model": sampled})}
+    pq.write_table(table.replace_schema_metadata(metadata), ckpt.samples)
+    sft = write_checkpoint(tmp_path, "sft", {"p-easy": ["correct"]}, setting="tool_use")
+    rows = frontier_rows([ckpt, sft], problems, {"m": ("k2", "kinf")})
+    assert {(r["checkpoint"], r["trained_in"]) for r in rows} == {(name, expected), ("sft", None)}

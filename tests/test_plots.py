@@ -44,7 +44,8 @@ def frontier_row(checkpoint, correct, optimization, wrong, format_error, se=0.06
            **{f"format_{c}_rate": causes.get(c, 0.0) * format_error / SAMPLES
               for c in FORMAT_CAUSES},
            "mean_turns": 1.0 if setting == "reasoning" else 3.0,
-           "mean_tool_calls": 0.0 if setting == "reasoning" else 2.0}
+           "mean_tool_calls": 0.0 if setting == "reasoning" else 2.0,
+           "trained_in": None if kind == "sft" else "reasoning"}
     assert list(row) == FRONTIER_SCHEMA.names
     return row
 

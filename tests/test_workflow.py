@@ -78,6 +78,24 @@ def test_the_cluster_grids_plan_their_dag(grid, tmp_path):
     assert f"merge {alphas}" in words and f"rl {rewards}" in words
 
 
+def test_the_default_trains_in_reasoning_and_the_overlay_trains_every_setting(tmp_path):
+    """config.yaml evaluates its reasoning runs in all three settings; the per-setting
+    overlay (merged over it by Snakemake) gives every setting runs and merges of its own."""
+    import shutil
+
+    shutil.copy(REPO / "config.yaml", tmp_path / "config.yaml")
+    counts = {}
+    for name, config in (("default", tmp_path / "config.yaml"),
+                         ("overlay", REPO / "configs" / "tiny-per-setting-rl.yaml")):
+        done = snakemake(tmp_path, "-n", "--quiet", "rules", config=config, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        words = " ".join((done.stdout + done.stderr).split())
+        counts[name] = {rule: int(words.split(f" {rule} ")[1].split()[0])
+                        for rule in ("rl", "merge", "sample")}
+    assert counts["default"] == {"rl": 2, "merge": 5, "sample": 24}
+    assert counts["overlay"] == {"rl": 6, "merge": 15, "sample": 24}
+
+
 def test_a_bad_config_fails_validation_with_a_clear_message(tmp_path):
     config = yaml.safe_load(SMOKE.read_text())
     config["sampling"]["n"] = 0
