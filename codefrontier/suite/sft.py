@@ -119,15 +119,37 @@ def reasoning_turns(problem, plan: str, program: str, environment=None) -> list[
     return [{"role": "assistant", "content": reasoning.answer(plan, program)}]
 
 
+def _python_turn(plan: str, code: str, given: str, result: str) -> list[dict]:
+    """The model runs `code` on the example with the python tool; the tool answers."""
+    return [{"role": "assistant", "content": f"{plan} I test it on the first example.",
+             "tool_calls": [_call("python", code=code, stdin=given)]},
+            {"role": "tool", "name": "python", "content": result}]
+
+
+def _bash_turn(content: str, command: str, ran: str) -> list[dict]:
+    return [{"role": "assistant", "content": content,
+             "tool_calls": [_call("bash", command=command)]},
+            {"role": "tool", "name": "bash", "content": ran}]
+
+
+def _first_bash_content(plan: str) -> str:
+    return f"{plan} I write {SOLUTION_FILE} and run it on the first example."
+
+
+def _submission(submitted: str) -> list[dict]:
+    """Submit solution.py after a good run, and close."""
+    return [{"role": "assistant", "content": "It works on the example, so I submit it.",
+             "tool_calls": [_call("submit", path=SOLUTION_FILE)]},
+            {"role": "tool", "name": "submit", "content": submitted},
+            {"role": "assistant", "content": f"I submitted {SOLUTION_FILE}."}]
+
+
 def tool_use_turns(problem, plan: str, program: str, environment) -> list[dict]:
     """Run the program on the first example with the python tool, then answer."""
     given, expected = first_example(problem)
-    call = _call("python", code=program, stdin=given)
     result = environment.python(code=program, stdin=given)
     _check_ran(problem, result, "exit status: 0", expected)
-    return [{"role": "assistant", "content": f"{plan} I test it on the first example.",
-             "tool_calls": [call]},
-            {"role": "tool", "name": "python", "content": result},
+    return [*_python_turn(plan, program, given, result),
             {"role": "assistant",
              "content": reasoning.answer("The output matches the expected output.", program)}]
 
@@ -138,15 +160,8 @@ def agentic_turns(problem, plan: str, program: str, environment) -> list[dict]:
     command = write_and_run(problem, program)
     ran = environment.bash(command=command)
     _check_ran(problem, ran, "exit code 0", expected)
-    submitted = environment.submit(path=SOLUTION_FILE)
-    return [{"role": "assistant", "content": f"{plan} I write {SOLUTION_FILE} and run it on the "
-                                             "first example.",
-             "tool_calls": [_call("bash", command=command)]},
-            {"role": "tool", "name": "bash", "content": ran},
-            {"role": "assistant", "content": "It works on the example, so I submit it.",
-             "tool_calls": [_call("submit", path=SOLUTION_FILE)]},
-            {"role": "tool", "name": "submit", "content": submitted},
-            {"role": "assistant", "content": f"I submitted {SOLUTION_FILE}."}]
+    return [*_bash_turn(_first_bash_content(plan), command, ran),
+            *_submission(environment.submit(path=SOLUTION_FILE))]
 
 
 def write_and_run(problem, program: str) -> str:
@@ -163,9 +178,7 @@ def tool_use_fix_turns(problem, plan: str, program: str, draft: str,
     result = environment.python(code=broken, stdin=given)
     if not _failed(result, "exit status: 0", expected):
         return None
-    return [{"role": "assistant", "content": f"{plan} I test it on the first example.",
-             "tool_calls": [_call("python", code=broken, stdin=given)]},
-            {"role": "tool", "name": "python", "content": result},
+    return [*_python_turn(plan, broken, given, result),
             {"role": "assistant", "content": reasoning.answer(
                 _fix_plan("tool_use", result, "exit status: 0"), program)}]
 
@@ -182,18 +195,9 @@ def agentic_fix_turns(problem, plan: str, program: str, draft: str,
     second = write_and_run(problem, program)
     ran_second = environment.bash(command=second)
     _check_ran(problem, ran_second, "exit code 0", expected)
-    submitted = environment.submit(path=SOLUTION_FILE)
-    return [{"role": "assistant", "content": f"{plan} I write {SOLUTION_FILE} and run it on the "
-                                             "first example.",
-             "tool_calls": [_call("bash", command=first)]},
-            {"role": "tool", "name": "bash", "content": ran_first},
-            {"role": "assistant", "content": _fix_plan("agentic", ran_first, "exit code 0"),
-             "tool_calls": [_call("bash", command=second)]},
-            {"role": "tool", "name": "bash", "content": ran_second},
-            {"role": "assistant", "content": "It works on the example, so I submit it.",
-             "tool_calls": [_call("submit", path=SOLUTION_FILE)]},
-            {"role": "tool", "name": "submit", "content": submitted},
-            {"role": "assistant", "content": f"I submitted {SOLUTION_FILE}."}]
+    return [*_bash_turn(_first_bash_content(plan), first, ran_first),
+            *_bash_turn(_fix_plan("agentic", ran_first, "exit code 0"), second, ran_second),
+            *_submission(environment.submit(path=SOLUTION_FILE))]
 
 
 TURNS = {"reasoning": reasoning_turns, "tool_use": tool_use_turns, "agentic": agentic_turns}
