@@ -69,6 +69,8 @@ def processes_with_uid(accept) -> list[int]:
     return found
 
 
-def sandbox_processes() -> list[int]:
-    """Host pids of processes running under a judge sandbox uid."""
-    return processes_with_uid(lambda uid: uid >= SANDBOX_UID_BASE)
+def sandbox_processes(pool) -> list[int]:
+    """Host pids running under the sandbox uids of this pool's workers (other judge pools
+    may run on the machine: a workflow, a parallel test)."""
+    uids = {SANDBOX_UID_BASE + pid for pid in pool.worker_pids}
+    return processes_with_uid(lambda uid: uid in uids)

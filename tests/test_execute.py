@@ -3,18 +3,10 @@
 import threading
 
 import pytest
-from conftest import SUM_OK, processes_with_uid, stdin_problem
+from conftest import SUM_OK, sandbox_processes, stdin_problem
 
 from codefrontier.judge import Execution, Sample
-from codefrontier.judge.worker import SANDBOX_UID_BASE
 from codefrontier.textcut import cut_marker
-
-
-def sandbox_processes(pool) -> list[int]:
-    """Host pids running under the sandbox uids of this pool's workers (conftest's
-    sandbox_processes narrowed to them: other judge pools may run on the machine)."""
-    uids = {SANDBOX_UID_BASE + pid for pid in pool.worker_pids}
-    return processes_with_uid(lambda uid: uid in uids)
 
 
 def test_prints_what_it_reads(judge):

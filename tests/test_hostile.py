@@ -116,7 +116,7 @@ def judge_files() -> list[str]:
 
 
 def assert_host_untouched(judge, listener, worker_pids):
-    assert sandbox_processes() == []
+    assert sandbox_processes(judge) == []
     for folder in WRITABLE_ON_HOST + OTHER_PLACES:
         leftovers = [p.name for p in Path(folder).glob(f"{MARK}*")] if os.path.isdir(folder) else []
         assert leftovers == [], f"{folder} has {leftovers}"
@@ -210,4 +210,4 @@ def test_programs_cannot_read_expected_outputs_from_memory(judge):
     [result] = judge.judge({"secret": SECRET_PROBLEM},
                            [Sample("secret", 0, code=memory_search(SECRET[:8]))])
     assert result.verdicts == ["WA"], result.error
-    assert sandbox_processes() == []
+    assert sandbox_processes(judge) == []

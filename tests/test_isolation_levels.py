@@ -38,7 +38,7 @@ def test_weaker_levels_still_judge_correctly(level):
         results = pool.judge({"sum": problem}, samples)
         assert [r.verdicts for r in results] == [v for _, v in PROGRAMS.values()]
         assert {r.isolation for r in results} == {level}
-        assert sandbox_processes() == []
+        assert sandbox_processes(pool) == []
 
 
 def test_a_program_that_kills_its_sample_process_gets_re_and_judging_goes_on():
