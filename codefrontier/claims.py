@@ -23,8 +23,8 @@ For every model × setting with a merge curve (the `all` rows of the frontier ta
 The result is a Markdown report with one section per model × setting (settings in
 frontier.SETTINGS order): each setting's claims are checked on its own rows, whether it
 has its own RL runs and merges or evaluates another setting's (`trained_in`: then the
-merges' provenance of that setting says whether the endpoints differ). A claim that does not hold is reported with its figures, never
-hidden. Indistinguishable endpoints also raise a warning.
+merges' provenance of that setting says whether the endpoints differ). A claim that does
+not hold is reported with its figures, never hidden. Indistinguishable endpoints also raise a warning.
 """
 
 from __future__ import annotations

@@ -93,7 +93,7 @@ def first_example(problem) -> tuple[str, str]:
 
 def _check_ran(problem, observation: str, success: str, expected: str) -> None:
     """A reference program must pass its own example: anything else is a bug here."""
-    if not observation.startswith(success) or expected.strip() not in observation:
+    if _failed(observation, success, expected):
         raise RuntimeError(f"{problem.problem_id}: the reference failed its first example "
                            f"({expected.strip()!r} expected):\n{observation}")
 
@@ -106,6 +106,7 @@ def broken_draft(program: str, draft: str) -> str:
 
 
 def _failed(observation: str, success: str, expected: str) -> bool:
+    """Did a run on the example fail (no success status, or not the expected output)?"""
     return not observation.startswith(success) or expected.strip() not in observation
 
 
