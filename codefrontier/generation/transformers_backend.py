@@ -1,4 +1,5 @@
-"""Generation with transformers: batched, left-padded, KV cache on; CPU or one GPU."""
+"""Generation with transformers models: batched, left-padded, KV cache on, finished rows
+leave the batch (generation.decode); CPU or one GPU."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import logging
 from tqdm import tqdm
 
 from codefrontier.generation.base import Backend, Generation, SamplingSettings
+from codefrontier.generation.decode import Sampler, sample_batch
 
 log = logging.getLogger("codefrontier.generation")
 
@@ -41,26 +43,26 @@ class TransformersBackend(Backend):
         prompts = [self.tokenizer.apply_chat_template(c, tools=tools or None, tokenize=False,
                                                       add_generation_prompt=True)
                    for c in conversations]
-        # One row per (conversation, sample); batches of rows keep memory bounded.
-        rows = [(i, j) for i in range(len(prompts)) for j in range(settings.n)]
+        # One row per (conversation, sample), batched by prompt length so that little
+        # padding is attended; batches of rows keep memory bounded.
+        lengths = [len(self.tokenizer(p, add_special_tokens=False)["input_ids"]) for p in prompts]
+        rows = sorted(((i, j) for i in range(len(prompts)) for j in range(settings.n)),
+                      key=lambda row: lengths[row[0]])
         results: list[list[Generation | None]] = [[None] * settings.n for _ in prompts]
+        sampler = Sampler(settings.temperature, settings.top_p)
         bar = tqdm(total=len(rows), desc="sampling", unit="sample", disable=not progress)
         for start in range(0, len(rows), self.batch_size):
             batch = rows[start:start + self.batch_size]
             encoded = self.tokenizer([prompts[i] for i, _ in batch], return_tensors="pt",
                                      padding=True, add_special_tokens=False).to(self.device)
-            torch.manual_seed(settings.seed * 1_000_003 + start)  # reproducible per batch
-            sampling = {"do_sample": True, "temperature": settings.temperature,
-                        "top_p": settings.top_p} if settings.temperature > 0 else \
-                {"do_sample": False}
-            with torch.inference_mode():
-                output = self.model.generate(
-                    **encoded, max_new_tokens=settings.max_new_tokens, use_cache=True,
-                    pad_token_id=self.tokenizer.pad_token_id, top_k=None, **sampling)
-            prompt_width = encoded["input_ids"].shape[1]
-            for (i, j), row, mask in zip(batch, output, encoded["attention_mask"], strict=True):
-                prompt_ids = row[:prompt_width][mask.bool()].tolist()
-                results[i][j] = self._to_generation(row[prompt_width:].tolist(), prompt_ids)
+            # reproducible per batch
+            generator = torch.Generator(self.device).manual_seed(settings.seed * 1_000_003 + start)
+            completions = sample_batch(self.model, encoded["input_ids"],
+                                       encoded["attention_mask"], settings.max_new_tokens,
+                                       self._stop_ids, sampler, generator)
+            for (i, j), new_ids, ids, mask in zip(batch, completions, encoded["input_ids"],
+                                                  encoded["attention_mask"], strict=True):
+                results[i][j] = self._to_generation(new_ids, ids[mask.bool()].tolist())
             bar.update(len(batch))
         bar.close()
         return results

@@ -1,0 +1,75 @@
+"""The compacting sampler against transformers' own generate, on a small random Qwen2."""
+
+import pytest
+import torch
+from transformers import Qwen2Config, Qwen2ForCausalLM
+
+from codefrontier.generation.decode import Sampler, _nucleus, sample_batch
+
+STOPS = {3, 7, 11, 19}  # several stop ids, so that rows stop at different steps
+
+
+@pytest.fixture(scope="module")
+def model():
+    torch.manual_seed(0)
+    config = Qwen2Config(vocab_size=48, hidden_size=32, intermediate_size=64,
+                         num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                         max_position_embeddings=256, pad_token_id=0)
+    return Qwen2ForCausalLM(config).eval()
+
+
+def left_padded_prompts(lengths, seed=0):
+    generator = torch.Generator().manual_seed(seed)
+    width = max(lengths)
+    ids = torch.zeros(len(lengths), width, dtype=torch.long)
+    mask = torch.zeros_like(ids)
+    for row, length in enumerate(lengths):
+        ids[row, width - length:] = torch.randint(20, 48, (length,), generator=generator)
+        mask[row, width - length:] = 1
+    return ids, mask
+
+
+def until_stop(row):
+    end = next((k for k, t in enumerate(row) if t in STOPS), None)
+    return row if end is None else row[:end + 1]
+
+
+def test_greedy_completions_match_generate_token_for_token(model):
+    ids, mask = left_padded_prompts([5, 17, 9, 30, 2, 12, 30, 8])
+    with torch.inference_mode():
+        reference = model.generate(input_ids=ids, attention_mask=mask, max_new_tokens=40,
+                                   do_sample=False, eos_token_id=sorted(STOPS), pad_token_id=0)
+    expected = [until_stop(row) for row in reference[:, ids.shape[1]:].tolist()]
+    ours = sample_batch(model, ids, mask, 40, STOPS, Sampler(temperature=0))
+    assert ours == expected
+    stopped_at = {len(c) for c in ours if c[-1] in STOPS}
+    assert len(stopped_at) > 1, "the rows should stop at different steps"
+
+
+def test_rows_end_at_their_first_stop_or_the_budget(model):
+    ids, mask = left_padded_prompts([4, 11, 23, 7, 15, 3], seed=1)
+    completions = sample_batch(model, ids, mask, 25, STOPS, Sampler(temperature=1.5),
+                               torch.Generator().manual_seed(0))
+    for completion in completions:
+        assert 1 <= len(completion) <= 25
+        assert all(t not in STOPS for t in completion[:-1])
+        assert completion[-1] in STOPS or len(completion) == 25
+
+
+def test_sampling_is_reproducible_from_the_generator_seed(model):
+    ids, mask = left_padded_prompts([6, 14, 9], seed=2)
+
+    def draw(seed):
+        return sample_batch(model, ids, mask, 30, STOPS, Sampler(temperature=1.0, top_p=0.9),
+                            torch.Generator().manual_seed(seed))
+
+    assert draw(5) == draw(5)
+    assert draw(5) != draw(6)
+
+
+def test_nucleus_keeps_the_smallest_set_reaching_top_p():
+    probs = torch.tensor([[0.5, 0.3, 0.15, 0.05], [0.05, 0.9, 0.03, 0.02]])
+    kept = _nucleus(probs, 0.8)
+    assert torch.allclose(kept[0], torch.tensor([0.5, 0.3, 0.0, 0.0]) / 0.8)
+    # the most likely token alone passes 0.8: it stays, alone
+    assert torch.equal(kept[1], torch.tensor([0.0, 1.0, 0.0, 0.0]))
