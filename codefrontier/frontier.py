@@ -13,10 +13,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from codefrontier.checkpoints import CheckpointName, rl_name
+from codefrontier.frontier_distance import distances_with_interval
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.problems import load_problems
 from codefrontier.provenance import read_provenance
@@ -51,6 +53,12 @@ FRONTIER_SCHEMA = pa.schema([
     # rl and merge: the setting whose GRPO runs made the checkpoint (the row's own, or the
     # one `rl.trained_in` names; read from the samples' provenance); sft: null
     ("trained_in", pa.string()),
+    # signed distance of (rate_correctness_failure, rate_optimization_failure) from the α
+    # curve of the row's model, setting and difficulty, with a 95% bootstrap interval over
+    # problems (frontier_distance.py); null without a curve of 2 points
+    ("frontier_distance", pa.float64()),
+    ("frontier_distance_lo", pa.float64()),
+    ("frontier_distance_hi", pa.float64()),
 ])
 
 
@@ -186,7 +194,7 @@ def frontier_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLik
     merge parents (low, high) for the merged checkpoints' reward column. Checkpoints of
     several models and settings give rows of each (model, setting)."""
     difficulty = {p.problem_id: p.difficulty for p in load_problems(problems_path)}
-    rows = []
+    rows, chosen_verdicts = [], []
     for ckpt in checkpoints:
         verdicts = read_records(ckpt.verdicts)
         unknown = {v["problem_id"] for v in verdicts} - difficulty.keys()
@@ -201,7 +209,42 @@ def frontier_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLik
             chosen = [v for v in verdicts if level == "all" or difficulty[v["problem_id"]] == level]
             if chosen:
                 rows.append({**_row(ckpt, level, chosen, stats, low_high), "trained_in": source})
+                chosen_verdicts.append(chosen)
+    add_frontier_distances(rows, chosen_verdicts)
     return rows
+
+
+def add_frontier_distances(rows: list[dict], verdicts: list[list[dict]]) -> None:
+    """Each row's frontier distance and interval against the α curve of its model, setting
+    and difficulty (the rows with an α, in α order); `verdicts[i]` are row i's."""
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    for index, row in enumerate(rows):
+        groups[(row["model"], row["setting"], row["difficulty"])].append(index)
+    for members in groups.values():
+        curve = sorted((i for i in members if rows[i]["alpha"] is not None),
+                       key=lambda i: rows[i]["alpha"])
+        problems = sorted({v["problem_id"] for i in members for v in verdicts[i]})
+        counts = np.array([failure_counts(verdicts[i], problems) for i in members])
+        found = distances_with_interval(counts, [members.index(i) for i in curve])
+        for i, (distance, low, high) in zip(members, found, strict=True):
+            rows[i].update(frontier_distance=_or_none(distance), frontier_distance_lo=_or_none(low),
+                           frontier_distance_hi=_or_none(high))
+
+
+def failure_counts(verdicts: list[dict], problems: list[str]) -> list[tuple[int, int, int]]:
+    """(samples, correctness failures, optimization failures) per problem, in `problems`
+    order (0s for a problem without samples)."""
+    counts = {pid: [0, 0, 0] for pid in problems}
+    for v in verdicts:
+        row = counts[v["problem_id"]]
+        row[0] += 1
+        row[1] += v["outcome"] == "correctness_failure"
+        row[2] += v["outcome"] == "optimization_failure"
+    return [tuple(counts[pid]) for pid in problems]
+
+
+def _or_none(value: float) -> float | None:
+    return None if math.isnan(value) else float(value)
 
 
 def _mean(values: list) -> float:

@@ -124,6 +124,36 @@ def test_pools_and_solve_sets(tmp_path):
     assert not math.isnan(by[("rl-endpoints", 4)]["pass_at_k"])
 
 
+def test_every_row_has_its_distance_from_the_alpha_curve(tmp_path, many_problems):
+    # per problem of 40: 4 samples; the curve k2 (α 0) -> a0.5 -> kinf (α 1) trades
+    # optimization for correctness failures; sft fails less in both, a1.5 more in both
+    mixes = {"rl-k2": ["correct", "optimization_failure", "optimization_failure", "correct"],
+             "a0.5": ["correct", "optimization_failure", "correctness_failure", "correct"],
+             "rl-kinf": ["correct", "correctness_failure", "correctness_failure", "correct"],
+             "sft": ["correct", "correct", "correctness_failure", "correct"],
+             "a1.5": ["optimization_failure", "correctness_failure", "correctness_failure",
+                      "correct"]}
+    ckpts = [write_checkpoint(tmp_path, name, {f"p{i}": mix for i in range(40)})
+             for name, mix in mixes.items()]
+    rows = {r["checkpoint"]: r for r in frontier_rows(ckpts, many_problems, {"m": ("k2", "kinf")})
+            if r["difficulty"] == "all"}
+    assert rows["a0.5"]["frontier_distance"] == pytest.approx(0.0)
+    # the curve: (0, 0.5) -> (0.25, 0.25) -> (0.5, 0); sft (0.25, 0) reaches it at the
+    # middle of the second segment, (0.375, 0.125), 0.125 up in both rates; a1.5
+    # (0.5, 0.25) lies as far the other way
+    assert rows["sft"]["frontier_distance"] == pytest.approx(0.125 * math.sqrt(2))
+    assert rows["a1.5"]["frontier_distance"] == pytest.approx(-0.125 * math.sqrt(2))
+    for row in rows.values():  # identical problems: the bootstrap cannot move the rates
+        assert row["frontier_distance_lo"] == pytest.approx(row["frontier_distance"])
+        assert row["frontier_distance_hi"] == pytest.approx(row["frontier_distance"])
+
+
+def test_without_an_alpha_curve_the_distance_is_null(tmp_path, problems):
+    ckpt = write_checkpoint(tmp_path, "sft", {"p-easy": ["correct"], "p-hard": ["correct"]})
+    row = frontier_rows([ckpt], problems)[-1]
+    assert row["frontier_distance"] is None and row["frontier_distance_hi"] is None
+
+
 @pytest.fixture
 def many_problems(tmp_path):
     """40 easy problems, p0 .. p39."""
@@ -220,10 +250,11 @@ def test_rows_of_two_settings_carry_their_own_causes_turns_and_tool_calls(tmp_pa
 
 def test_the_frontier_schema_appends_the_new_columns():
     names = FRONTIER_SCHEMA.names
-    assert names[-8:] == ["format_truncated_rate", "format_no_code_block_rate",
-                          "format_malformed_tool_call_rate", "format_turn_budget_exhausted_rate",
-                          "format_no_submission_rate", "mean_turns", "mean_tool_calls",
-                          "trained_in"]
+    assert names[-11:] == ["format_truncated_rate", "format_no_code_block_rate",
+                           "format_malformed_tool_call_rate", "format_turn_budget_exhausted_rate",
+                           "format_no_submission_rate", "mean_turns", "mean_tool_calls",
+                           "trained_in", "frontier_distance", "frontier_distance_lo",
+                           "frontier_distance_hi"]
     assert names.index("mean_completion_tokens") == names.index("format_truncated_rate") - 1
 
 

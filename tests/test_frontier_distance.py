@@ -1,0 +1,80 @@
+"""The frontier distance: crafted curves and points, and its bootstrap interval."""
+
+import math
+
+import numpy as np
+import pytest
+
+from codefrontier.frontier_distance import distances_with_interval, frontier_distance
+
+# (correctness-failure, optimization-failure) rates along α: the trade-off of the paper,
+# fewer optimization failures at the price of more correctness failures
+CURVE = np.array([[0.2, 0.4], [0.3, 0.2], [0.5, 0.1]])
+
+
+def d(point):
+    return float(frontier_distance(np.array(point, dtype=float), CURVE))
+
+
+def test_points_on_the_curve_are_at_distance_zero():
+    for vertex in CURVE:
+        assert d(vertex) == pytest.approx(0.0)
+    assert d([0.25, 0.3]) == pytest.approx(0.0)  # the middle of the first segment
+
+
+def test_a_point_beyond_the_curve_is_positive_by_the_diagonal_gap():
+    # (0.25, 0.3) is on the curve; 5 points fewer of both failures lies 5·√2 points out
+    assert d([0.20, 0.25]) == pytest.approx(0.05 * math.sqrt(2))
+    assert d([0.0, 0.0]) > 0.2
+
+
+def test_a_point_the_curve_dominates_is_negative():
+    assert d([0.35, 0.25]) == pytest.approx(-0.05 * math.sqrt(2))
+    assert d([0.6, 0.5]) < 0
+
+
+def test_beyond_an_end_of_the_curve_counts_as_outside():
+    # fewer optimization failures than any α reaches, correctness failures as at α = 1:
+    # nothing on the curve is as good in both rates
+    assert d([0.5, 0.05]) == pytest.approx(0.05 * math.sqrt(2))
+    # more correctness failures than α = 1 and no fewer optimization failures: inside
+    assert d([0.6, 0.1]) == pytest.approx(0.0)
+    assert d([0.6, 0.12]) < 0
+
+
+def test_a_curve_of_one_point():
+    single = CURVE[:1]
+    assert float(frontier_distance(np.array([0.1, 0.3]), single)) == pytest.approx(
+        0.1 * math.sqrt(2))
+
+
+def counts_for(rates_by_checkpoint, problems=40, samples=10, seed=0):
+    """Per-problem counts [checkpoints, problems, 3] whose pooled rates are near the given
+    ones, with problem-to-problem variation."""
+    rng = np.random.default_rng(seed)
+    out = np.zeros((len(rates_by_checkpoint), problems, 3))
+    for i, (corr, opt) in enumerate(rates_by_checkpoint):
+        draws = rng.multinomial(samples, [corr, opt, 1 - corr - opt], size=problems)
+        out[i, :, 0], out[i, :, 1], out[i, :, 2] = samples, draws[:, 0], draws[:, 1]
+    return out
+
+
+def test_the_interval_brackets_the_estimate_and_separates_a_clear_improvement():
+    # three curve checkpoints, one far outside, one far inside
+    counts = counts_for([*CURVE, (0.1, 0.1), (0.5, 0.4)], problems=60)
+    result = distances_with_interval(counts, on_curve=[0, 1, 2], reps=400)
+    estimate, low, high = result.T
+    assert np.all(low <= estimate + 1e-12) and np.all(estimate <= high + 1e-12)
+    assert low[3] > 0, "a point 0.1 better in both rates lies outside with confidence"
+    assert high[4] < 0, "a point the curve dominates lies inside with confidence"
+
+
+def test_no_curve_gives_nan():
+    counts = counts_for([(0.2, 0.2)])
+    assert np.isnan(distances_with_interval(counts, on_curve=[0])).all()
+
+
+def test_the_bootstrap_is_reproducible_from_its_seed():
+    counts = counts_for([*CURVE, (0.25, 0.25)])
+    first = distances_with_interval(counts, [0, 1, 2], reps=200, seed=3)
+    assert np.array_equal(first, distances_with_interval(counts, [0, 1, 2], reps=200, seed=3))
