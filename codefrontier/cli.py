@@ -248,6 +248,29 @@ def _sample(args: argparse.Namespace) -> int:
     return 0
 
 
+def _repair_attempt(args: argparse.Namespace) -> int:
+    from codefrontier.generation import SamplingSettings
+    from codefrontier.repair import repair_checkpoint
+
+    sampling = SamplingSettings(n=1, temperature=args.temperature, top_p=args.top_p,
+                                max_new_tokens=args.max_new_tokens, seed=args.seed)
+    options = {"batch_size": args.batch_size} if args.backend == "transformers" else \
+        {"seed": args.seed}
+    out = repair_checkpoint(args.model, args.problems, args.samples, args.verdicts, args.out,
+                            backend=args.backend, sampling=sampling, backend_options=options,
+                            max_feedback_tokens=args.max_feedback_tokens,
+                            judge_workers=args.judge_workers, progress=not args.quiet)
+    print(f"second attempts of {args.model} -> {out}")
+    return 0
+
+
+def _repair_table(args: argparse.Namespace) -> int:
+    from codefrontier.repair import write_repair_table
+
+    print(f"repair rates -> {write_repair_table(args.verdicts, args.out)}")
+    return 0
+
+
 def _launch(args: argparse.Namespace) -> int:
     from codefrontier.train.launch import run_launched
 
@@ -465,6 +488,39 @@ def build_parser() -> argparse.ArgumentParser:
     sample.add_argument("--out", required=True, help="samples file (.parquet)")
     sample.add_argument("--quiet", action="store_true", help="no progress bar")
     sample.set_defaults(handler=_sample)
+
+    repair = commands.add_parser(
+        "repair", help="second attempts at failed samples, given why they failed")
+    repair_commands = repair.add_subparsers(dest="repair_command", required=True)
+    attempt = repair_commands.add_parser(
+        "attempt", help="one second attempt per optimization or correctness failure",
+        description="The failed program goes back to the model with feedback: the hidden "
+                    "tests' verdict, decade and limits, and its runs on the statement's "
+                    "examples (docs/results.md, repair). Output: the samples schema.")
+    attempt.add_argument("--model", required=True, help="a model folder or hub id")
+    attempt.add_argument("--problems", required=True, help="problems (parquet)")
+    attempt.add_argument("--samples", required=True, help="the first attempts' samples")
+    attempt.add_argument("--verdicts", required=True, help="the first attempts' verdicts")
+    attempt.add_argument("--max-feedback-tokens", type=int, default=300,
+                         help="cap on the feedback message (model tokens)")
+    attempt.add_argument("--judge-workers", type=int, default=1,
+                         help="sandbox workers that run the programs on the examples")
+    attempt.add_argument("--backend", default="transformers", choices=("transformers", "vllm"))
+    attempt.add_argument("--temperature", type=float, default=1.0)
+    attempt.add_argument("--top-p", type=float, default=1.0)
+    attempt.add_argument("--max-new-tokens", type=int, default=1024)
+    attempt.add_argument("--seed", type=int, default=0)
+    attempt.add_argument("--batch-size", type=int, default=16, help="transformers backend")
+    attempt.add_argument("--out", required=True, help="second attempts (.parquet)")
+    attempt.add_argument("--quiet", action="store_true", help="no progress bar")
+    attempt.set_defaults(handler=_repair_attempt)
+    table = repair_commands.add_parser(
+        "table", help="repair rates by the first failure's type (docs/results.md)")
+    table.add_argument("--verdicts", nargs="+", required=True,
+                       help="first attempts' results/<model>/<setting>/<ckpt>/verdicts.parquet, "
+                            "each with repair/verdicts.parquet beside it")
+    table.add_argument("--out", required=True, help="output parquet")
+    table.set_defaults(handler=_repair_table)
 
     aggregate = argparse.ArgumentParser(add_help=False)
     aggregate.add_argument("--verdicts", nargs="+", required=True,
