@@ -55,3 +55,4 @@ rule all:
         "results/ensemble.parquet",
         "results/claims.md",
         expand("results/plots/{chart}.png", chart=wf.CHARTS),
+        ["results/repair.parquet"] if wf.repair_verdict_files(config) else [],

@@ -104,6 +104,32 @@ def verdict_files(config: dict) -> list[str]:
             for ckpt in checkpoint_names(model_config)]
 
 
+def repair_verdict_files(config: dict) -> list[str]:
+    """The first attempts' verdicts that `repair.checkpoints` asks second attempts for."""
+    wanted = set((config.get("repair") or {}).get("checkpoints") or [])
+    return [path for path in verdict_files(config) if Path(path).parent.name in wanted]
+
+
+def repaired_verdict_files(config: dict) -> list[str]:
+    """The second attempts' verdicts, beside repair_verdict_files' first ones."""
+    return [str(Path(path).parent / "repair" / "verdicts.parquet")
+            for path in repair_verdict_files(config)]
+
+
+def repair_options(config: dict, setting: str) -> str:
+    """`repair attempt` options: the setting's sampling (one second attempt per failure)
+    with `repair.temperature` / `repair.max_new_tokens` over it, and the feedback cap."""
+    repair = config.get("repair") or {}
+    sampling = {**setting_sampling(config, setting),
+                **{key: repair[key] for key in ("temperature", "max_new_tokens") if key in repair}}
+    options = [f"--backend {sampling.get('backend', 'transformers')}",
+               f"--max-feedback-tokens {repair.get('max_feedback_tokens', 300)}"]
+    for key in ("temperature", "top_p", "max_new_tokens", "batch_size", "seed"):
+        if sampling.get(key) is not None:
+            options.append(f"--{key.replace('_', '-')} {sampling[key]}")
+    return " ".join(options)
+
+
 def rl_trl(config: dict, model: str, setting: str) -> dict:
     """The TRL fields of a model's GRPO runs in a setting: `rl.trl`, then the setting's
     own entry of `rl.per_setting` (multi-turn episodes need a longer completion budget)."""
@@ -156,6 +182,7 @@ def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
         "sample": lambda: _with_episodes({"sampling": setting_sampling(config, setting),
                                           "setting": setting}, config, setting),
         "judge": lambda: {},  # verdicts depend on the problems and samples alone
+        "repair": lambda: {"options": repair_options(config, setting)},
         "aggregate": lambda: {"models": {m: _aggregate_model_slice(c)
                                          for m, c in config["models"].items()},
                               "settings": config["settings"]},

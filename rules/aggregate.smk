@@ -79,3 +79,20 @@ rule claims:
     shell:
         "codefrontier claims --frontier {input.frontier} --ensemble {input.ensemble} "
         "--merges {input.merges} --out {output} > {log} 2>&1"
+
+
+# Repair rates by the first attempt's failure (config `repair.checkpoints`).
+rule repair_table:
+    input:
+        verdicts=wf.repair_verdict_files(config),
+        repaired=wf.repaired_verdict_files(config),
+    output:
+        "results/repair.parquet",
+    conda:
+        "../envs/codefrontier.yaml"
+    log:
+        "results/logs/repair_table.log",
+    benchmark:
+        "results/benchmarks/repair_table.tsv"
+    shell:
+        "codefrontier repair table --verdicts {input.verdicts} --out {output} > {log} 2>&1"

@@ -59,3 +59,52 @@ rule judge:
     shell:
         "codefrontier {params.provenance} judge --problems {input.problems} "
         "--samples {input.samples} --workers {threads} --quiet --out {output} > {log} 2>&1"
+
+
+# Repair at evaluation (config `repair.checkpoints`): a second attempt at each failed
+# sample, given why it failed, judged like any sample.
+rule repair:
+    input:
+        model=lambda wildcards: wf.local_input(
+            wf.checkpoint_folder(config, wildcards.model, wildcards.setting, wildcards.ckpt)
+        ),
+        problems="results/data/eval.parquet",
+        samples="results/{model}/{setting}/{ckpt}/samples.parquet",
+        verdicts="results/{model}/{setting}/{ckpt}/verdicts.parquet",
+    output:
+        "results/{model}/{setting}/{ckpt}/repair/samples.parquet",
+    params:
+        model=lambda wildcards: wf.checkpoint_folder(
+            config, wildcards.model, wildcards.setting, wildcards.ckpt
+        ),
+        options=lambda wildcards: wf.repair_options(config, wildcards.setting),
+        provenance=provenance("repair"),
+    threads: res("sample", "threads", 1)
+    resources:
+        mem_mb=res("sample", "mem_mb"),
+        runtime=res("sample", "runtime"),
+        gpu=res("sample", "gpu", 0),
+        slurm_partition=res("sample", "slurm_partition", ""),
+    conda:
+        "../envs/codefrontier.yaml"
+    log:
+        "results/logs/repair/{model}-{setting}-{ckpt}.log",
+    benchmark:
+        "results/benchmarks/repair/{model}-{setting}-{ckpt}.tsv"
+    shell:
+        "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} codefrontier {params.provenance} repair attempt "
+        "--model {params.model} --problems {input.problems} --samples {input.samples} "
+        "--verdicts {input.verdicts} {params.options} --judge-workers {threads} --quiet "
+        "--out {output} > {log} 2>&1"
+
+
+use rule judge as judge_repair with:
+    input:
+        samples="results/{model}/{setting}/{ckpt}/repair/samples.parquet",
+        problems="results/data/eval.parquet",
+    output:
+        "results/{model}/{setting}/{ckpt}/repair/verdicts.parquet",
+    log:
+        "results/logs/judge/{model}-{setting}-{ckpt}-repair.log",
+    benchmark:
+        "results/benchmarks/judge/{model}-{setting}-{ckpt}-repair.tsv"

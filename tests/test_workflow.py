@@ -96,6 +96,31 @@ def test_the_default_trains_in_reasoning_and_the_overlay_trains_every_setting(tm
     assert counts["overlay"] == {"rl": 6, "merge": 15, "sample": 24}
 
 
+def test_repair_adds_second_attempts_for_the_checkpoints_it_names(tmp_path):
+    import shutil
+
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    assert not wf.repair_verdict_files(config)  # off by default
+    config["repair"] = {"checkpoints": ["sft", "rl-kinf"], "temperature": 0.5,
+                        "max_feedback_tokens": 200}
+    assert wf.repaired_verdict_files(config)[:2] == [
+        "results/tiny/reasoning/sft/repair/verdicts.parquet",
+        "results/tiny/reasoning/rl-kinf/repair/verdicts.parquet"]
+    options = wf.repair_options(config, "agentic")
+    assert "--temperature 0.5" in options and "--max-feedback-tokens 200" in options
+    assert "--max-new-tokens 256" in options and "--n" not in options  # agentic's own budget
+
+    shutil.copy(REPO / "config.yaml", tmp_path / "config.yaml")
+    (tmp_path / "repair.yaml").write_text(yaml.safe_dump({"repair": config["repair"]}))
+    done = snakemake(tmp_path, "-n", "--quiet", "rules", config=tmp_path / "repair.yaml",
+                     timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    words = " ".join((done.stdout + done.stderr).split())
+    counts = {rule: int(words.split(f" {rule} ")[1].split()[0])
+              for rule in ("repair", "judge_repair", "repair_table")}
+    assert counts == {"repair": 6, "judge_repair": 6, "repair_table": 1}  # 2 ckpts x 3 settings
+
+
 def test_a_bad_config_fails_validation_with_a_clear_message(tmp_path):
     config = yaml.safe_load(SMOKE.read_text())
     config["sampling"]["n"] = 0
