@@ -219,6 +219,8 @@ def frontier_chart(frontier: pd.DataFrame):
     tooltip = ["checkpoint:N", "kind:N", "reward:N", "alpha:Q", "pass_at_1:Q", "rate_correct:Q",
                f"{X_RATE}:Q", "se_correctness_failure:Q", f"{Y_RATE}:Q",
                "se_optimization_failure:Q", "rate_format_error:Q"]
+    if "frontier_distance" in data:  # tables written before the column lack it
+        tooltip += ["frontier_distance:Q", "frontier_distance_lo:Q", "frontier_distance_hi:Q"]
     base = alt.Chart().encode(x=x, y=y, tooltip=tooltip)
     has_se = "isValid(datum['{0}']) && isFinite(datum['{0}'])"
     x_bars = base.transform_filter(has_se.format("se_correctness_failure")).mark_rule(
