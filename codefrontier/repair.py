@@ -50,6 +50,10 @@ REPAIR_SCHEMA = pa.schema([
     ("repair_rate", pa.float64()),      # repaired / attempts
     ("se_repair_rate", pa.float64()),   # clustered by problem
     *[(f"second_{o.value}", pa.float64()) for o in Outcome],  # the second attempts' mix
+    # `all` rows only, at an equal budget of 2 samples per episode: the share of first
+    # attempts solved by themselves or by their repair, against pass@2 of first attempts
+    ("solved_with_repair", pa.float64()),
+    ("first_pass_at_2", pa.float64()),
 ])
 
 
@@ -142,8 +146,33 @@ def repair_rows(first_verdicts: list[dict], second_verdicts: list[dict], model: 
             "repaired": repaired, "repair_rate": repaired / len(chosen),
             "se_repair_rate": cluster_standard_error([tuple(c) for c in per_problem.values()]),
             **{f"second_{o.value}": sum(v["outcome"] == o for v in chosen) / len(chosen)
-               for o in Outcome}})
+               for o in Outcome},
+            **(equal_budget(first_verdicts, second_verdicts) if failure == "all" else
+               {"solved_with_repair": None, "first_pass_at_2": None})})
     return rows
+
+
+def equal_budget(first_verdicts: list[dict], second_verdicts: list[dict]) -> dict:
+    """Every first attempt with its repair costs two samples (a correct one or a format
+    error spends one, so this is conservative): per problem, the share of first attempts
+    solved by themselves or their repair, against pass@2 of the first attempts; averaged
+    over problems."""
+    from codefrontier.metrics import pass_at_k
+
+    repaired = {(v["problem_id"], v["sample_id"]) for v in second_verdicts
+                if v["outcome"] == Outcome.CORRECT}
+    per_problem: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for v in first_verdicts:
+        counts = per_problem[v["problem_id"]]
+        correct = v["outcome"] == Outcome.CORRECT
+        counts[0] += 1
+        counts[1] += correct
+        counts[2] += correct or (v["problem_id"], v["sample_id"]) in repaired
+    usable = [c for c in per_problem.values() if c[0] >= 2]
+    if not usable:
+        return {"solved_with_repair": None, "first_pass_at_2": None}
+    return {"solved_with_repair": sum(s / n for n, _, s in usable) / len(usable),
+            "first_pass_at_2": sum(pass_at_k(n, c, 2) for n, c, _ in usable) / len(usable)}
 
 
 def write_repair_table(first_verdicts: list[str | os.PathLike], out: str | os.PathLike) -> Path:

@@ -35,6 +35,11 @@ def test_repair_rates_are_split_by_the_first_failure():
     assert rows["correctness_failure"]["repair_rate"] == 0.0
     assert rows["correctness_failure"]["second_format_error"] == 0.5
     assert rows["all"]["repair_rate"] == 0.5 and rows["all"]["problems"] == 2
+    # a: 0 of 2 first attempts correct, 1 repaired -> 1/2 solved with repair, pass@2 0;
+    # b: 1 of 3 correct, 1 repaired -> 2/3 solved with repair, pass@2 = 1 − C(2,2)/C(3,2)
+    assert rows["all"]["solved_with_repair"] == pytest.approx((1 / 2 + 2 / 3) / 2)
+    assert rows["all"]["first_pass_at_2"] == pytest.approx((0 + 2 / 3) / 2)
+    assert rows["optimization_failure"]["solved_with_repair"] is None
     assert set(rows["all"]) == set(REPAIR_SCHEMA.names)
 
 
