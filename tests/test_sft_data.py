@@ -142,3 +142,12 @@ def first_example_output(instance) -> str:
     from codefrontier.suite.sft import first_example
 
     return first_example(to_problem(instance))[1].strip()
+
+
+def test_two_builds_are_identical(records):
+    """Tool results are real runs, whose CPU time varies from run to run: the observation
+    shows it in tenths, so the data (and the tokenizer and model trained on it) repeat."""
+    again = build_sft("train", 1, families=FAMILIES, knob_pool=3,
+                      settings=("reasoning", "tool_use", "agentic"))
+    assert [r["messages"] for r in again] == [r["messages"] for r in records]
+    assert any("(ok, 0.0 s CPU)" in r["messages"] for r in records)

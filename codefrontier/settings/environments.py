@@ -108,8 +108,11 @@ class PythonToolEnvironment:
 
 
 def render_execution(result) -> str:
-    """A tool observation from a judge `Execution`."""
-    lines = [f"exit status: {result.exit_code} ({result.status}, {result.cpu_s:.2f} s CPU)",
+    """A tool observation from a judge `Execution`. CPU time in tenths of a second: the
+    SFT conversations hold real runs of the references on the examples, and hundredths
+    (0.00 or 0.01 s from one run to the next) made the SFT data, the tokenizer trained on
+    it and so every checkpoint differ between two runs of the same config."""
+    lines = [f"exit status: {result.exit_code} ({result.status}, {result.cpu_s:.1f} s CPU)",
              "stdout:", result.stdout.rstrip("\n") or "(empty)"]
     if result.stderr.strip():
         lines += ["stderr:", result.stderr.rstrip("\n")]
