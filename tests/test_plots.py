@@ -45,7 +45,9 @@ def frontier_row(checkpoint, correct, optimization, wrong, format_error, se=0.06
               for c in FORMAT_CAUSES},
            "mean_turns": 1.0 if setting == "reasoning" else 3.0,
            "mean_tool_calls": 0.0 if setting == "reasoning" else 2.0,
-           "trained_in": None if kind == "sft" else "reasoning"}
+           "trained_in": None if kind == "sft" else "reasoning",
+           "frontier_distance": None, "frontier_distance_lo": None,
+           "frontier_distance_hi": None}
     assert list(row) == FRONTIER_SCHEMA.names
     return row
 
