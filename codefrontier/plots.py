@@ -26,9 +26,11 @@ MIN_RATE_SPAN = 0.1    # an axis spans at least this much, so one value still ge
 DASHES = [[1, 0], [8, 4], [2, 3], [12, 3, 2, 3], [5, 5], [1, 5], [10, 2, 2, 2, 2, 2]]
 SHAPES = ["circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "wedge"]
 
-SFT, RL = "SFT", "RL endpoint"
+SFT, RL, SHAPED = "SFT", "RL endpoint", "RL, shaped reward"
 INTERPOLATED, EXTRAPOLATED = "merge, 0 ≤ α ≤ 1", "merge, α < 0 or α > 1 (extrapolated)"
-MARKERS = {SFT: "square", RL: "diamond", INTERPOLATED: "circle", EXTRAPOLATED: "triangle-up"}
+MARKERS = {SFT: "square", RL: "diamond", SHAPED: "cross", INTERPOLATED: "circle",
+           EXTRAPOLATED: "triangle-up"}
+ANCHOR_STROKES = {SFT: "black", RL: "crimson", SHAPED: "darkorange"}  # hollow markers' colours
 X_RATE, Y_RATE = "rate_correctness_failure", "rate_optimization_failure"
 FRONTIER_SIZE = (340, 280)     # plot width and height in pixels
 CHAR_PX, LINE_PX = 6.5, 14     # width of a character and height of a line of an 11 px label
@@ -109,7 +111,7 @@ def _marker(row: pd.Series) -> str:
     if row["kind"] == "sft":
         return SFT
     if row["kind"] == "rl":
-        return RL
+        return SHAPED if str(row["reward"]).startswith("shaped") else RL
     return INTERPOLATED if 0 <= row["alpha"] <= 1 else EXTRAPOLATED
 
 
@@ -230,8 +232,9 @@ def frontier_chart(frontier: pd.DataFrame):
     curve = base.transform_filter("isValid(datum.curve)").mark_line(
         color="darkgray", strokeWidth=1.5).encode(detail="curve:N", order="curve_alpha:Q")
     alphas = alpha_axis_values(data["alpha"])
+    shown = [m for m in MARKERS if m in set(data["marker"]) or m != SHAPED]
     shape = alt.Shape("marker:N", title="checkpoint", scale=alt.Scale(
-        domain=list(MARKERS), range=list(MARKERS.values())))
+        domain=shown, range=[MARKERS[m] for m in shown]))
     merges = base.transform_filter(alt.datum.kind == "merge").mark_point(
         size=90, filled=True, opacity=1).encode(
         shape=shape, color=alt.Color("alpha:Q", title="α", scale=alt.Scale(
@@ -242,7 +245,8 @@ def frontier_chart(frontier: pd.DataFrame):
     # not color, which is α's continuous scale.
     anchors = base.transform_filter(alt.datum.kind != "merge").mark_point(
         size=260, filled=False, strokeWidth=2.5).encode(shape=shape, stroke=alt.Stroke(
-            "marker:N", legend=None, scale=alt.Scale(domain=[SFT, RL], range=["black", "crimson"])))
+            "marker:N", legend=None, scale=alt.Scale(domain=list(ANCHOR_STROKES),
+                                                     range=list(ANCHOR_STROKES.values()))))
     label_position = {"x": alt.X("label_x:Q", **x_options), "y": alt.Y("label_y:Q", **y_options)}
     labels = [alt.Chart().transform_filter(alt.datum.label_align == align).mark_text(
         align=align, baseline="middle", lineBreak="\n", fontSize=11, **halo).encode(

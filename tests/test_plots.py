@@ -15,6 +15,7 @@ from codefrontier.plots import (
     CHARTS,
     EXTRAPOLATED,
     INTERPOLATED,
+    SHAPED,
     format_cause_shares,
     format_causes_chart,
     frontier_chart,
@@ -144,6 +145,21 @@ def test_frontier_labels_of_nearby_points_do_not_overlap():
                      for row in chart_rows(chart) if row["checkpoint"] in ("rl-kinf", "a1.5"))
     assert first[2] <= second[0] or second[2] <= first[0] or first[3] <= second[1] \
         or second[3] <= first[1]
+
+
+def shape_domain(chart):
+    return next(layer["encoding"]["shape"]["scale"]["domain"] for layer in chart_layers(chart)
+                if "shape" in layer["encoding"])
+
+
+def test_runs_with_a_shaped_reward_have_their_own_marker():
+    plain = frontier_chart(frontier_table())
+    assert SHAPED not in shape_domain(plain)  # no legend entry without such a run
+    shaped = frontier_chart(pd.DataFrame([*frontier_rows(),
+                                          frontier_row("rl-shaped-disc", 13, 5, 34, 8)]))
+    marker = {row["checkpoint"]: row["marker"] for row in chart_rows(shaped)}
+    assert marker["rl-shaped-disc"] == SHAPED and marker["rl-kinf"] != SHAPED
+    assert SHAPED in shape_domain(shaped)
 
 
 def test_frontier_marks_extrapolated_merges_apart_from_interpolated():
