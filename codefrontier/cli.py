@@ -215,6 +215,20 @@ def episode_limits(args: argparse.Namespace) -> dict:
     return limits
 
 
+def _generation_parser() -> argparse.ArgumentParser:
+    """The generation options `sample` and `repair attempt` share."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--backend", default="transformers", choices=("transformers", "vllm"))
+    parser.add_argument("--temperature", type=float, default=1.0)
+    parser.add_argument("--top-p", type=float, default=1.0)
+    parser.add_argument("--max-new-tokens", type=int, default=1024)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--batch-size", type=int, default=16, help="transformers backend")
+    parser.add_argument("--tensor-parallel-size", type=int, default=1, help="vllm backend")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
 def _episode_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--setting", default="reasoning",
@@ -232,14 +246,21 @@ def _episode_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _sample(args: argparse.Namespace) -> int:
+def _generation(args: argparse.Namespace, n: int):
+    """SamplingSettings and backend options from the options of _generation_parser."""
     from codefrontier.generation import SamplingSettings
-    from codefrontier.sampling import sample_checkpoint
 
-    sampling = SamplingSettings(n=args.n, temperature=args.temperature, top_p=args.top_p,
+    sampling = SamplingSettings(n=n, temperature=args.temperature, top_p=args.top_p,
                                 max_new_tokens=args.max_new_tokens, seed=args.seed)
     options = {"batch_size": args.batch_size} if args.backend == "transformers" else \
         {"tensor_parallel_size": args.tensor_parallel_size, "seed": args.seed}
+    return sampling, options
+
+
+def _sample(args: argparse.Namespace) -> int:
+    from codefrontier.sampling import sample_checkpoint
+
+    sampling, options = _generation(args, args.n)
     out = sample_checkpoint(args.model, args.problems, args.out, setting=args.setting,
                             backend=args.backend, sampling=sampling, backend_options=options,
                             limit=args.limit, progress=not args.quiet,
@@ -249,13 +270,9 @@ def _sample(args: argparse.Namespace) -> int:
 
 
 def _repair_attempt(args: argparse.Namespace) -> int:
-    from codefrontier.generation import SamplingSettings
     from codefrontier.repair import repair_checkpoint
 
-    sampling = SamplingSettings(n=1, temperature=args.temperature, top_p=args.top_p,
-                                max_new_tokens=args.max_new_tokens, seed=args.seed)
-    options = {"batch_size": args.batch_size} if args.backend == "transformers" else \
-        {"seed": args.seed}
+    sampling, options = _generation(args, 1)
     out = repair_checkpoint(args.model, args.problems, args.samples, args.verdicts, args.out,
                             backend=args.backend, sampling=sampling, backend_options=options,
                             max_feedback_tokens=args.max_feedback_tokens,
@@ -470,30 +487,24 @@ def build_parser() -> argparse.ArgumentParser:
     launch.set_defaults(handler=_launch)
 
     episodes = _episode_parser()
-    sample = commands.add_parser("sample", parents=[episodes],
+    generation = _generation_parser()
+    sample = commands.add_parser("sample", parents=[episodes, generation],
                                  help="sample completions from a checkpoint")
     sample.add_argument("--model", required=True, help="a model folder or hub id")
     sample.add_argument("--problems", required=True, help="problems (parquet)")
     sample.add_argument("--judge-workers", type=int, default=1,
                         help="tool_use: sandbox workers that run the model's tool calls")
-    sample.add_argument("--backend", default="transformers", choices=("transformers", "vllm"))
     sample.add_argument("--n", type=int, default=4, help="samples per problem")
-    sample.add_argument("--temperature", type=float, default=1.0)
-    sample.add_argument("--top-p", type=float, default=1.0)
-    sample.add_argument("--max-new-tokens", type=int, default=1024)
-    sample.add_argument("--seed", type=int, default=0)
-    sample.add_argument("--batch-size", type=int, default=16, help="transformers backend")
-    sample.add_argument("--tensor-parallel-size", type=int, default=1, help="vllm backend")
     sample.add_argument("--limit", type=int, help="only the first N problems")
     sample.add_argument("--out", required=True, help="samples file (.parquet)")
-    sample.add_argument("--quiet", action="store_true", help="no progress bar")
     sample.set_defaults(handler=_sample)
 
     repair = commands.add_parser(
         "repair", help="second attempts at failed samples, given why they failed")
     repair_commands = repair.add_subparsers(dest="repair_command", required=True)
     attempt = repair_commands.add_parser(
-        "attempt", help="one second attempt per optimization or correctness failure",
+        "attempt", parents=[generation],
+        help="one second attempt per optimization or correctness failure",
         description="The failed program goes back to the model with feedback: the hidden "
                     "tests' verdict, decade and limits, and its runs on the statement's "
                     "examples (docs/results.md, repair). Output: the samples schema.")
@@ -505,14 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="cap on the feedback message (model tokens)")
     attempt.add_argument("--judge-workers", type=int, default=1,
                          help="sandbox workers that run the programs on the examples")
-    attempt.add_argument("--backend", default="transformers", choices=("transformers", "vllm"))
-    attempt.add_argument("--temperature", type=float, default=1.0)
-    attempt.add_argument("--top-p", type=float, default=1.0)
-    attempt.add_argument("--max-new-tokens", type=int, default=1024)
-    attempt.add_argument("--seed", type=int, default=0)
-    attempt.add_argument("--batch-size", type=int, default=16, help="transformers backend")
     attempt.add_argument("--out", required=True, help="second attempts (.parquet)")
-    attempt.add_argument("--quiet", action="store_true", help="no progress bar")
     attempt.set_defaults(handler=_repair_attempt)
     table = repair_commands.add_parser(
         "table", help="repair rates by the first failure's type (docs/results.md)")

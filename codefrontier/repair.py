@@ -28,6 +28,7 @@ import pyarrow as pa
 
 from codefrontier import __version__
 from codefrontier.feedback import approx_tokens, failure_context, render_feedback, run_examples
+from codefrontier.frontier import Checkpoint, cluster_standard_error, problem_counts
 from codefrontier.generation import SamplingSettings, load_backend
 from codefrontier.judge import JudgePool
 from codefrontier.judge.extract import extract_code
@@ -58,7 +59,10 @@ REPAIR_SCHEMA = pa.schema([
 
 
 def first_program(sample: dict) -> str | None:
-    return sample.get("code") or extract_code(sample.get("completion") or "")
+    """The program the judge ran: the handed-in code, else the completion's last block
+    (as JudgePool.judge_one chooses)."""
+    code = sample.get("code")
+    return code if code is not None else extract_code(sample.get("completion") or "")
 
 
 def token_counter(tokenizer):
@@ -126,8 +130,6 @@ def repair_checkpoint(model: str, problems_path: str | os.PathLike,
 def repair_rows(first_verdicts: list[dict], second_verdicts: list[dict], model: str,
                 setting: str, checkpoint: str) -> list[dict]:
     """Repair rates by the first attempt's failure (and `all`)."""
-    from codefrontier.frontier import cluster_standard_error
-
     first = {(v["problem_id"], v["sample_id"]): v["outcome"] for v in first_verdicts}
     pairs = [(first[(v["problem_id"], v["sample_id"])], v) for v in second_verdicts]
     rows = []
@@ -135,16 +137,13 @@ def repair_rows(first_verdicts: list[dict], second_verdicts: list[dict], model: 
         chosen = [v for kind, v in pairs if failure in (kind, "all")]
         if not chosen:
             continue
-        per_problem: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-        for v in chosen:
-            per_problem[v["problem_id"]][0] += 1
-            per_problem[v["problem_id"]][1] += v["outcome"] == Outcome.CORRECT
+        per_problem = problem_counts(chosen)  # (second attempts, repaired) per problem
         repaired = sum(x for _, x in per_problem.values())
         rows.append({
             "model": model, "setting": setting, "checkpoint": checkpoint,
             "first_failure": failure, "problems": len(per_problem), "attempts": len(chosen),
             "repaired": repaired, "repair_rate": repaired / len(chosen),
-            "se_repair_rate": cluster_standard_error([tuple(c) for c in per_problem.values()]),
+            "se_repair_rate": cluster_standard_error(list(per_problem.values())),
             **{f"second_{o.value}": sum(v["outcome"] == o for v in chosen) / len(chosen)
                for o in Outcome},
             **(equal_budget(first_verdicts, second_verdicts) if failure == "all" else
@@ -179,10 +178,10 @@ def write_repair_table(first_verdicts: list[str | os.PathLike], out: str | os.Pa
     """results/repair.parquet from results/{model}/{setting}/{ckpt}/verdicts.parquet files,
     each with its repair/verdicts.parquet beside it."""
     rows = []
-    for path in map(Path, first_verdicts):
-        ckpt, setting, model = path.parent.name, path.parent.parent.name, path.parents[2].name
-        rows += repair_rows(read_records(path), read_records(path.parent / "repair" /
-                                                             "verdicts.parquet"),
-                            model, setting, ckpt)
+    for path in first_verdicts:
+        ckpt = Checkpoint.from_verdicts_path(path)
+        rows += repair_rows(read_records(ckpt.verdicts),
+                            read_records(ckpt.verdicts.parent / "repair" / "verdicts.parquet"),
+                            ckpt.model, ckpt.setting, ckpt.name)
     write_records(rows, out, schema=REPAIR_SCHEMA)
     return Path(out)

@@ -122,12 +122,9 @@ def repair_options(config: dict, setting: str) -> str:
     repair = config.get("repair") or {}
     sampling = {**setting_sampling(config, setting),
                 **{key: repair[key] for key in ("temperature", "max_new_tokens") if key in repair}}
-    options = [f"--backend {sampling.get('backend', 'transformers')}",
-               f"--max-feedback-tokens {repair.get('max_feedback_tokens', 300)}"]
-    for key in ("temperature", "top_p", "max_new_tokens", "batch_size", "seed"):
-        if sampling.get(key) is not None:
-            options.append(f"--{key.replace('_', '-')} {sampling[key]}")
-    return " ".join(options)
+    return " ".join([f"--backend {sampling.get('backend', 'transformers')}",
+                     f"--max-feedback-tokens {repair.get('max_feedback_tokens', 300)}",
+                     *_flags(sampling, [k for k in SAMPLE_FLAGS if k != "limit"])])
 
 
 def rl_trl(config: dict, model: str, setting: str) -> dict:
@@ -273,13 +270,20 @@ def setting_sampling(config: dict, setting: str) -> dict:
     return {**sampling, **(config["sampling"].get("per_setting") or {}).get(setting, {})}
 
 
+# `sample` options from sampling fields, in command-line order; all but `limit` are the
+# generation options `repair attempt` shares (cli._generation_parser)
+SAMPLE_FLAGS = ("temperature", "top_p", "max_new_tokens", "batch_size", "tensor_parallel_size",
+                "limit", "seed")
+
+
+def _flags(values: dict, keys) -> list[str]:
+    return [f"--{key.replace('_', '-')} {values[key]}" for key in keys
+            if values.get(key) is not None]
+
+
 def sampling_options(sampling: dict) -> str:
-    options = [f"--backend {sampling.get('backend', 'transformers')}", f"--n {sampling['n']}"]
-    for key in ("temperature", "top_p", "max_new_tokens", "batch_size", "tensor_parallel_size",
-                "limit", "seed"):
-        if sampling.get(key) is not None:
-            options.append(f"--{key.replace('_', '-')} {sampling[key]}")
-    return " ".join(options)
+    return " ".join([f"--backend {sampling.get('backend', 'transformers')}",
+                     f"--n {sampling['n']}", *_flags(sampling, SAMPLE_FLAGS)])
 
 
 def merge_options(config: dict) -> str:

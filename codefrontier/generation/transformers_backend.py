@@ -45,24 +45,23 @@ class TransformersBackend(Backend):
                    for c in conversations]
         # One row per (conversation, sample), batched by prompt length so that little
         # padding is attended; batches of rows keep memory bounded.
-        lengths = [len(self.tokenizer(p, add_special_tokens=False)["input_ids"]) for p in prompts]
+        prompt_ids = self.tokenizer(prompts, add_special_tokens=False)["input_ids"]
         rows = sorted(((i, j) for i in range(len(prompts)) for j in range(settings.n)),
-                      key=lambda row: lengths[row[0]])
+                      key=lambda row: len(prompt_ids[row[0]]))
         results: list[list[Generation | None]] = [[None] * settings.n for _ in prompts]
         sampler = Sampler(settings.temperature, settings.top_p)
         bar = tqdm(total=len(rows), desc="sampling", unit="sample", disable=not progress)
         for start in range(0, len(rows), self.batch_size):
             batch = rows[start:start + self.batch_size]
-            encoded = self.tokenizer([prompts[i] for i, _ in batch], return_tensors="pt",
-                                     padding=True, add_special_tokens=False).to(self.device)
+            encoded = self.tokenizer.pad({"input_ids": [prompt_ids[i] for i, _ in batch]},
+                                         return_tensors="pt").to(self.device)
             # reproducible per batch
             generator = torch.Generator(self.device).manual_seed(settings.seed * 1_000_003 + start)
             completions = sample_batch(self.model, encoded["input_ids"],
                                        encoded["attention_mask"], settings.max_new_tokens,
                                        self._stop_ids, sampler, generator)
-            for (i, j), new_ids, ids, mask in zip(batch, completions, encoded["input_ids"],
-                                                  encoded["attention_mask"], strict=True):
-                results[i][j] = self._to_generation(new_ids, ids[mask.bool()].tolist())
+            for (i, j), new_ids in zip(batch, completions, strict=True):
+                results[i][j] = self._to_generation(new_ids, prompt_ids[i])
             bar.update(len(batch))
         bar.close()
         return results
