@@ -43,9 +43,9 @@ def static_batch(model, input_ids, attention_mask, max_new_tokens, stop_ids, sam
 
 def sample(args, decoder, out: Path) -> float:
     from codefrontier import cli
-    from codefrontier.generation import transformers_backend
+    from codefrontier.generation import decode
 
-    transformers_backend.sample_batch = decoder
+    decode.sample_batch = decoder
     command = ["sample", "--model", args.model, "--problems", args.problems,
                "--setting", args.setting, "--n", str(args.n), "--batch-size",
                str(args.batch_size), "--max-new-tokens", str(args.max_new_tokens),

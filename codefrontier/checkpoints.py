@@ -3,7 +3,8 @@
 A checkpoint of the grid is named
 
 * ``sft``: the SFT policy every RL run starts from;
-* ``rl-<reward>``: the GRPO run under that reward (``rl-k2``, ``rl-kinf``, ...);
+* ``rl-<reward>``: the GRPO run under that reward (``rl-k2``, ``rl-kinf``, ...), or the
+  repair-training run under it (``rl-repair-kinf``: train/repair.py);
 * ``a<alpha>``: the merge θ_α = α·θ_high + (1−α)·θ_low (``a-0.5``, ``a0.25``, ``a2``).
 """
 
@@ -19,7 +20,8 @@ ALPHA_PREFIX = "a"
 KINDS = ("sft", "rl", "merge")
 # Snakemake wildcard constraints (regular expressions)
 ALPHA_PATTERN = r"-?[0-9.]+(e-?[0-9]+)?"
-REWARD_PATTERN = r"k[0-9.]+|kinf|shaped-disc|shaped-cont"
+REPAIR_PREFIX = "repair-"  # a repair-training run's reward: repair-kinf, repair-k3
+REWARD_PATTERN = r"(repair-)?(k[0-9.]+|kinf)|shaped-disc|shaped-cont"
 NAME_PATTERN = rf"{SFT}|{RL_PREFIX}[^/]+|{ALPHA_PREFIX}{ALPHA_PATTERN}"
 
 
@@ -33,6 +35,19 @@ def format_alpha(alpha: float) -> str:
 
 def rl_name(reward: str) -> str:
     return f"{RL_PREFIX}{reward}"
+
+
+def repair_run(reward: str) -> str:
+    """The run name of repair training under `reward` (a nested reward k<number>, kinf)."""
+    return f"{REPAIR_PREFIX}{reward}"
+
+
+def trained_reward(run: str) -> tuple[str, bool]:
+    """A run name's reward and whether it is a repair-training run: repair-kinf ->
+    (kinf, True), k2 -> (k2, False)."""
+    if run.startswith(REPAIR_PREFIX):
+        return run.removeprefix(REPAIR_PREFIX), True
+    return run, False
 
 
 def alpha_name(alpha: float) -> str:

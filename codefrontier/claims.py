@@ -18,7 +18,12 @@ For every model × setting with a merge curve (the `all` rows of the frontier ta
   named: a tool call the parser could not read, a turn budget run out, no submission);
 - **ensembles**: the interpolation + extrapolation pool against the best single
   checkpoint at every budget (gain and its bootstrap interval), and the problems
-  only extrapolated checkpoints solve (reported, no threshold).
+  only extrapolated checkpoints solve (reported, no threshold);
+- **what moves the frontier** (reported, no threshold): each RL run off the α curve
+  (shaped rewards, repair training) with its frontier distance and 95% interval, read
+  as outside the curve (interval above 0), inside it (below 0) or on it (holding 0);
+  and, given the repair table, each checkpoint's repair rate by first failure and its
+  share solved with repair against pass@2 of first attempts at the same budget.
 
 The result is a Markdown report with one section per model × setting (settings in
 frontier.SETTINGS order): each setting's claims are checked on its own rows, whether it
@@ -189,6 +194,61 @@ def ensemble_summary(ensemble: pd.DataFrame, model: str, setting: str) -> Claim:
                                      if solved else ""))
 
 
+def frontier_side(low: float, high: float) -> str:
+    """Where a point lies against the α curve, by its distance's interval."""
+    if low > 0:
+        return "outside the curve"
+    if high < 0:
+        return "inside the curve"
+    return "on the curve (the interval holds 0)"
+
+
+def off_curve(rows: pd.DataFrame) -> Claim | None:
+    """The RL runs that are not on the α curve, by their frontier distance."""
+    points = rows[(rows["kind"] == "rl") & rows["alpha"].isna()]
+    if points.empty or "frontier_distance" not in points:
+        return None
+    parts = []
+    for _, r in points.iterrows():
+        if pd.isna(r["frontier_distance"]):
+            parts.append(f"{r['checkpoint']}: no distance (no α curve)")
+            continue
+        parts.append(
+            f"{r['checkpoint']}: correct {r['rate_correct']:.3f}, optimization "
+            f"{_rate(r, 'optimization_failure')}, correctness "
+            f"{_rate(r, 'correctness_failure')}; distance {r['frontier_distance']:+.3f} "
+            f"(95% CI {r['frontier_distance_lo']:+.3f} to {r['frontier_distance_hi']:+.3f}), "
+            f"{frontier_side(r['frontier_distance_lo'], r['frontier_distance_hi'])}")
+    return Claim("what moves the frontier", None,
+                 "signed distance from the α curve, positive beyond it towards fewer failures "
+                 "of both kinds: " + "; ".join(parts))
+
+
+def repair_summary(repair: pd.DataFrame | None, model: str, setting: str) -> Claim | None:
+    """Repair at evaluation, per checkpoint (results/repair.parquet)."""
+    if repair is None:
+        return None
+    rows = repair[(repair["model"] == model) & (repair["setting"] == setting)]
+    if rows.empty:
+        return None
+    parts = []
+    for checkpoint, group in rows.groupby("checkpoint", sort=False):
+        by_failure = {r["first_failure"]: r for _, r in group.iterrows()}
+        every = by_failure.get("all")
+        if every is None:
+            continue
+        split = ", ".join(
+            f"{name.split('_')[0]} {by_failure[name]['repair_rate']:.3f} of "
+            f"{int(by_failure[name]['attempts'])}"
+            for name in ("optimization_failure", "correctness_failure") if name in by_failure)
+        parts.append(
+            f"{checkpoint}: repaired {every['repair_rate']:.3f} ± {every['se_repair_rate']:.3f} "
+            f"of {int(every['attempts'])} failed first attempts ({split}); at 2 samples per "
+            f"problem, solved with repair {every['solved_with_repair']:.3f} vs pass@2 of first "
+            f"attempts {every['first_pass_at_2']:.3f}")
+    return Claim("repair at evaluation", None, "; ".join(parts)) if parts else None
+
+
 def indistinguishable(low: pd.Series, high: pd.Series, delta: Claim) -> bool:
     """The endpoints show no RL effect: equal weights, or every rate within 2 SE."""
     if delta.holds is False:
@@ -199,7 +259,8 @@ def indistinguishable(low: pd.Series, high: pd.Series, delta: Claim) -> bool:
 
 
 def check(frontier: pd.DataFrame, ensemble: pd.DataFrame,
-          delta_norms: dict[tuple[str, str, str], float]) -> tuple[str, list[str]]:
+          delta_norms: dict[tuple[str, str, str], float],
+          repair: pd.DataFrame | None = None) -> tuple[str, list[str]]:
     """The Markdown report, one section per model × setting, and the warnings."""
     table = frontier[frontier["difficulty"] == "all"]
     order = {s: i for i, s in enumerate(setting_order(table["setting"]))}
@@ -207,7 +268,7 @@ def check(frontier: pd.DataFrame, ensemble: pd.DataFrame,
                     key=lambda group: (group[0][0], order[group[0][1]]))
     sections, warnings = [], []
     for (model, setting), rows in groups:
-        section, warning = check_setting(model, setting, rows, ensemble, delta_norms)
+        section, warning = check_setting(model, setting, rows, ensemble, delta_norms, repair)
         sections.append(section)
         warnings += warning
     header = "# Claims checked on this run\n\n"
@@ -226,7 +287,8 @@ def trained_in(rows: pd.DataFrame, setting: str) -> str:
 
 
 def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.DataFrame,
-                  delta_norms: dict[tuple[str, str, str], float]) -> tuple[str, list[str]]:
+                  delta_norms: dict[tuple[str, str, str], float],
+                  repair: pd.DataFrame | None = None) -> tuple[str, list[str]]:
     """The section of one model × setting (the `all` rows of its checkpoints) and its
     warnings."""
     title = f"## {model} / {setting}\n\n{episode_summary(rows)}"
@@ -240,6 +302,7 @@ def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.Dat
     claims = [delta, endpoints_separate(low, high), interpolation_trend(curve),
               extrapolation(curve, low, high), in_reach(curve),
               ensemble_summary(ensemble, model, setting)]
+    claims += [c for c in (off_curve(rows), repair_summary(repair, model, setting)) if c]
     warnings = []
     if indistinguishable(low, high, delta):
         warnings.append(f"{model}/{setting}: the RL endpoints {low['checkpoint']} and "

@@ -87,12 +87,14 @@ def _problems_sft(args: argparse.Namespace) -> int:
 
     settings = args.setting or ["reasoning"]
     records = build_sft(args.split, args.instances, set(args.difficulty) or None,
-                        set(args.family) or None, args.knob_pool, settings, args.with_fixes)
+                        set(args.family) or None, args.knob_pool, settings, args.with_fixes,
+                        args.with_repairs)
     write_records(records, args.out, schema=SFT_SCHEMA,
                   metadata=_provenance_metadata([], kind="sft-data", split=args.split,
                                                 instances=args.instances,
                                                 difficulty=sorted(args.difficulty),
-                                                settings=settings, with_fixes=args.with_fixes))
+                                                settings=settings, with_fixes=args.with_fixes,
+                                                with_repairs=args.with_repairs))
     kinds = Counter((r["setting"], r["variant"] + ("/fix" if r["draft"] else ""))
                     for r in records)
     shown = ", ".join(f"{setting}/{variant} {count}" for (setting, variant), count in kinds.items())
@@ -181,11 +183,15 @@ def _train_sft(args: argparse.Namespace) -> int:
 def _train_grpo(args: argparse.Namespace) -> int:
     from codefrontier.train.common import parse_overrides
     from codefrontier.train.grpo import run_grpo
+    from codefrontier.train.repair import RepairOptions
 
+    repair = RepairOptions(args.replay_share, args.replay_buffer,
+                           args.max_feedback_tokens) if args.repair else None
     out = run_grpo(args.model, args.problems, args.reward, args.out, parse_overrides(args.set),
                    args.work_dir, judge_workers=args.judge_workers, setting=args.setting,
-                   episode_limits=episode_limits(args))
-    print(f"GRPO of {args.model} with reward {args.reward} -> {out}")
+                   episode_limits=episode_limits(args), repair=repair)
+    kind = "repair GRPO" if repair else "GRPO"
+    print(f"{kind} of {args.model} with reward {args.reward} -> {out}")
     return 0
 
 
@@ -344,8 +350,9 @@ def _claims(args: argparse.Namespace) -> int:
         record = json.loads((folder / "provenance.json").read_text())
         delta_norms[(folder.parents[2].name, folder.parents[1].name, folder.name)] = \
             record["delta_norm"]
+    repair = pd.read_parquet(args.repair) if args.repair else None
     report, warnings = check(pd.read_parquet(args.frontier), pd.read_parquet(args.ensemble),
-                             delta_norms)
+                             delta_norms, repair)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(report)
     print(report)
@@ -472,6 +479,17 @@ def build_parser() -> argparse.ArgumentParser:
     grpo.add_argument("--judge-workers", type=int,
                       help="judge workers per node, shared by its training processes "
                            "(default: the CPU cores this job may use)")
+    repair = grpo.add_argument_group(
+        "repair training", "first attempt, feedback on its failure, second attempt, rewarded "
+                           "on the final program (reasoning setting)")
+    repair.add_argument("--repair", action="store_true", help="train repair episodes")
+    repair.add_argument("--replay-share", type=float, default=0.25,
+                        help="share of each batch's problems that replay a recent failure of "
+                             "the policy (default: 0.25)")
+    repair.add_argument("--replay-buffer", type=int, default=64,
+                        help="recent failures kept for replay (default: 64)")
+    repair.add_argument("--max-feedback-tokens", type=int, default=300,
+                        help="the feedback message's cap (default: 300)")
     grpo.set_defaults(handler=_train_grpo)
 
     launch = commands.add_parser(
@@ -549,6 +567,7 @@ def build_parser() -> argparse.ArgumentParser:
     claims.add_argument("--ensemble", required=True)
     claims.add_argument("--merges", nargs="*", default=[], metavar="FOLDER",
                         help="merged checkpoint folders (their provenance gives ‖θ_high − θ_low‖)")
+    claims.add_argument("--repair", help="the repair table (results/repair.parquet), if any")
     claims.add_argument("--out", required=True, help="the report (.md)")
     claims.set_defaults(handler=_claims)
     timings = commands.add_parser(
@@ -633,6 +652,9 @@ def build_parser() -> argparse.ArgumentParser:
     sft.add_argument("--with-fixes", action="store_true",
                      help="per instance and multi-turn setting, one more conversation: a "
                           "broken first draft fails on the example, and the model fixes it")
+    sft.add_argument("--with-repairs", action="store_true",
+                     help="per instance, one more reasoning conversation: the slow program, "
+                          "the feedback on its judgement, the efficient program")
     sft.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")
     sft.set_defaults(handler=_problems_sft)
     stats = problem_commands.add_parser("stats", help="counts, tests per decade and limits")

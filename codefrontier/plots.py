@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from codefrontier.checkpoints import trained_reward
 from codefrontier.frontier import FORMAT_CAUSES, setting_order
 
 CHARTS = ("frontier", "outcome_mix", "pass_at_k", "format_causes")
@@ -26,11 +27,13 @@ MIN_RATE_SPAN = 0.1    # an axis spans at least this much, so one value still ge
 DASHES = [[1, 0], [8, 4], [2, 3], [12, 3, 2, 3], [5, 5], [1, 5], [10, 2, 2, 2, 2, 2]]
 SHAPES = ["circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "wedge"]
 
-SFT, RL, SHAPED = "SFT", "RL endpoint", "RL, shaped reward"
+SFT, RL, SHAPED, REPAIR = "SFT", "RL endpoint", "RL, shaped reward", "RL, repair training"
 INTERPOLATED, EXTRAPOLATED = "merge, 0 ≤ α ≤ 1", "merge, α < 0 or α > 1 (extrapolated)"
-MARKERS = {SFT: "square", RL: "diamond", SHAPED: "cross", INTERPOLATED: "circle",
-           EXTRAPOLATED: "triangle-up"}
-ANCHOR_STROKES = {SFT: "black", RL: "crimson", SHAPED: "darkorange"}  # hollow markers' colours
+MARKERS = {SFT: "square", RL: "diamond", SHAPED: "cross", REPAIR: "triangle-down",
+           INTERPOLATED: "circle", EXTRAPOLATED: "triangle-up"}
+OPTIONAL_MARKERS = (SHAPED, REPAIR)  # in the legend only when the grid has such runs
+# hollow markers' colours
+ANCHOR_STROKES = {SFT: "black", RL: "crimson", SHAPED: "darkorange", REPAIR: "royalblue"}
 X_RATE, Y_RATE = "rate_correctness_failure", "rate_optimization_failure"
 FRONTIER_SIZE = (340, 280)     # plot width and height in pixels
 CHAR_PX, LINE_PX = 6.5, 14     # width of a character and height of a line of an 11 px label
@@ -111,7 +114,9 @@ def _marker(row: pd.Series) -> str:
     if row["kind"] == "sft":
         return SFT
     if row["kind"] == "rl":
-        return SHAPED if str(row["reward"]).startswith("shaped") else RL
+        reward = str(row["reward"])
+        return SHAPED if reward.startswith("shaped") else \
+            REPAIR if trained_reward(reward)[1] else RL
     return INTERPOLATED if 0 <= row["alpha"] <= 1 else EXTRAPOLATED
 
 
@@ -232,7 +237,7 @@ def frontier_chart(frontier: pd.DataFrame):
     curve = base.transform_filter("isValid(datum.curve)").mark_line(
         color="darkgray", strokeWidth=1.5).encode(detail="curve:N", order="curve_alpha:Q")
     alphas = alpha_axis_values(data["alpha"])
-    shown = [m for m in MARKERS if m in set(data["marker"]) or m != SHAPED]
+    shown = [m for m in MARKERS if m in set(data["marker"]) or m not in OPTIONAL_MARKERS]
     shape = alt.Shape("marker:N", title="checkpoint", scale=alt.Scale(
         domain=shown, range=[MARKERS[m] for m in shown]))
     merges = base.transform_filter(alt.datum.kind == "merge").mark_point(

@@ -13,10 +13,18 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from codefrontier.checkpoints import SFT, CheckpointName, alpha_name, rl_name
+from codefrontier.checkpoints import (
+    SFT,
+    CheckpointName,
+    alpha_name,
+    repair_run,
+    rl_name,
+    trained_reward,
+)
 from codefrontier.plots import CHARTS as CHARTS  # results/plots/<chart>.png (rule all, plots)
 
 EMBEDDED = "embedded"
+REPAIR_SETTING = "reasoning"  # where repair-training runs train (train/repair.py)
 # The `episodes` limits of each multi-turn setting (config.schema.yaml), in the order the
 # sample and train grpo options are written; reasoning has none.
 EPISODE_LIMITS = {
@@ -26,14 +34,27 @@ EPISODE_LIMITS = {
 
 
 def checkpoint_names(model_config: dict) -> list[str]:
-    """sft, rl-<reward> per reward, a<alpha> per α: the checkpoints evaluated. α = 0 and
-    α = 1 are the RL endpoints themselves (θ_0 = θ_low, θ_1 = θ_high): no merge is made
-    for them, and their frontier rows are the endpoints' rows, with α 0 and 1."""
+    """sft, rl-<reward> per reward, rl-repair-<reward> for the repair run, a<alpha> per α:
+    the checkpoints of a model. α = 0 and α = 1 are the RL endpoints themselves
+    (θ_0 = θ_low, θ_1 = θ_high): no merge is made for them, and their frontier rows are
+    the endpoints' rows, with α 0 and 1."""
     names = [SFT] + [rl_name(r) for r in model_config["rl"]["rewards"]]
+    repair = model_config["rl"].get("repair")
+    if repair:
+        names.append(rl_name(repair_run(repair["reward"])))
     merge = model_config.get("merge")
     if merge:
         names += [alpha_name(a) for a in merge["alphas"] if a not in (0, 1)]
     return names
+
+
+def evaluated_checkpoints(config: dict, model: str, setting: str) -> list[str]:
+    """The checkpoints a setting evaluates: all of the model's, less those that the
+    model's `evaluated_in` keeps to other settings."""
+    model_config = config["models"][model]
+    only = model_config.get("evaluated_in") or {}
+    return [name for name in checkpoint_names(model_config)
+            if setting in only.get(name, [setting])]
 
 
 def sft_folder(config: dict, model: str) -> str:
@@ -73,6 +94,8 @@ def checkpoint_folder(config: dict, model: str, setting: str, ckpt: str) -> str:
     if parsed.kind == "sft":
         return sft_folder(config, model)
     source = trained_in(config, model, setting)
+    if parsed.kind == "rl" and trained_reward(parsed.reward)[1]:
+        return f"results/{model}/{REPAIR_SETTING}/rl/{parsed.reward}"
     if parsed.kind == "rl":
         return f"results/{model}/{source}/rl/{parsed.reward}"
     return f"results/{model}/{source}/merge/{ckpt}"
@@ -81,9 +104,9 @@ def checkpoint_folder(config: dict, model: str, setting: str, ckpt: str) -> str:
 def merge_folders(config: dict) -> list[str]:
     """Every merged checkpoint folder of the grid (once, however many settings use it)."""
     folders = [checkpoint_folder(config, model, setting, ckpt)
-               for model, model_config in config["models"].items()
+               for model in config["models"]
                for setting in config["settings"]
-               for ckpt in checkpoint_names(model_config)
+               for ckpt in evaluated_checkpoints(config, model, setting)
                if CheckpointName.parse(ckpt).kind == "merge"]
     return list(dict.fromkeys(folders))
 
@@ -99,15 +122,19 @@ def print_warnings(report: str) -> None:
 
 def verdict_files(config: dict) -> list[str]:
     return [f"results/{model}/{setting}/{ckpt}/verdicts.parquet"
-            for model, model_config in config["models"].items()
+            for model in config["models"]
             for setting in config["settings"]
-            for ckpt in checkpoint_names(model_config)]
+            for ckpt in evaluated_checkpoints(config, model, setting)]
 
 
 def repair_verdict_files(config: dict) -> list[str]:
-    """The first attempts' verdicts that `repair.checkpoints` asks second attempts for."""
-    wanted = set((config.get("repair") or {}).get("checkpoints") or [])
-    return [path for path in verdict_files(config) if Path(path).parent.name in wanted]
+    """The first attempts' verdicts that `repair.checkpoints` asks second attempts for (in
+    `repair.settings`, default every setting)."""
+    repair = config.get("repair") or {}
+    wanted = set(repair.get("checkpoints") or [])
+    settings = set(repair.get("settings") or config["settings"])
+    return [path for path in verdict_files(config)
+            if Path(path).parent.name in wanted and Path(path).parent.parent.name in settings]
 
 
 def repaired_verdict_files(config: dict) -> list[str]:
@@ -134,6 +161,27 @@ def rl_trl(config: dict, model: str, setting: str) -> dict:
     return {**rl["trl"], **(rl.get("per_setting") or {}).get(setting, {})}
 
 
+def rl_start(config: dict, model: str, reward: str) -> str:
+    """The checkpoint a GRPO run starts from: the SFT checkpoint, or for the repair run
+    the checkpoint its `start` names (sft or an RL endpoint, rl-<reward>)."""
+    if not trained_reward(reward)[1]:
+        return sft_folder(config, model)
+    return checkpoint_folder(config, model, REPAIR_SETTING,
+                             config["models"][model]["rl"]["repair"].get("start", SFT))
+
+
+def rl_options(config: dict, model: str, reward: str) -> str:
+    """`train grpo` options that name the reward, and for the repair run its options."""
+    trained, is_repair = trained_reward(reward)
+    if not is_repair:
+        return f"--reward {trained}"
+    repair = config["models"][model]["rl"]["repair"]
+    flags = {"replay_share": "--replay-share", "buffer_size": "--replay-buffer",
+             "max_feedback_tokens": "--max-feedback-tokens"}
+    return " ".join([f"--reward {trained} --repair",
+                     *(f"{flag} {repair[key]}" for key, flag in flags.items() if key in repair)])
+
+
 def episode_limits(config: dict, setting: str) -> dict:
     """The config's `episodes` limits for a setting ({} when none are given)."""
     return dict((config.get("episodes") or {}).get(setting) or {})
@@ -155,6 +203,12 @@ def _with_episodes(value: dict, config: dict, setting: str | None) -> dict:
     return {**value, "episodes": limits} if limits else value
 
 
+def _repair_slice(model_config: dict, reward: str) -> dict:
+    """The repair run's own settings ({} for any other run, so their slices stay as
+    before)."""
+    return {"repair": model_config["rl"]["repair"]} if trained_reward(reward)[1] else {}
+
+
 def _aggregate_model_slice(model_config: dict) -> dict:
     """What the tables read of a model's config: its merge endpoints, and where its
     settings' checkpoints were trained when that is not their own setting."""
@@ -172,7 +226,8 @@ def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
         "model_init": lambda: {"base": model["base"], "init": model.get("init", {})},
         "sft": lambda: model["sft"],
         "rl": lambda: _with_episodes({"reward": wildcards["reward"],
-                                      "trl": rl_trl(config, wildcards["model"], setting)},
+                                      "trl": rl_trl(config, wildcards["model"], setting),
+                                      **_repair_slice(model, wildcards["reward"])},
                                      config, setting),
         "merge": lambda: {"low": model["merge"]["low"], "high": model["merge"]["high"],
                           "alpha": wildcards["alpha"]},
@@ -244,8 +299,9 @@ def sft_build_options(sft: dict) -> str:
             options.append(f"--{key.replace('_', '-')} {sft[key]}")
     for key in ("difficulty", "family"):
         options += [f"--{key} {shlex.quote(v)}" for v in sft.get(key, [])]
-    if sft.get("with_fixes"):
-        options.append("--with-fixes")
+    for key in ("with_fixes", "with_repairs"):
+        if sft.get(key):
+            options.append(f"--{key.replace('_', '-')}")
     return " ".join(options)
 
 

@@ -68,8 +68,11 @@ rule claims:
         frontier="results/frontier.parquet",
         ensemble="results/ensemble.parquet",
         merges=wf.merge_folders(config),
+        repair=["results/repair.parquet"] if wf.repair_verdict_files(config) else [],
     output:
         report("results/claims.md", caption="../docs/report/claims.rst", category="Frontier"),
+    params:
+        repair=lambda wildcards, input: f"--repair {input.repair}" if input.repair else "",
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -78,7 +81,7 @@ rule claims:
         "results/benchmarks/claims.tsv"
     shell:
         "codefrontier claims --frontier {input.frontier} --ensemble {input.ensemble} "
-        "--merges {input.merges} --out {output} > {log} 2>&1"
+        "--merges {input.merges} {params.repair} --out {output} > {log} 2>&1"
 
 
 # Repair rates by the first attempt's failure (config `repair.checkpoints`).

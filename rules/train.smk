@@ -1,5 +1,6 @@
 # The embedded model, SFT, and one GRPO run per model x setting x reward (GRPO rolls out
-# episodes of its setting, with the config's `episodes` limits).
+# episodes of its setting, with the config's `episodes` limits); the repair run
+# (rl/repair-<reward>) trains in reasoning, from the checkpoint its config names.
 
 
 rule model_init:
@@ -53,12 +54,15 @@ rule sft:
 
 rule rl:
     input:
-        model=lambda wildcards: wf.local_input(wf.sft_folder(config, wildcards.model)),
+        model=lambda wildcards: wf.local_input(
+            wf.rl_start(config, wildcards.model, wildcards.reward)
+        ),
         problems="results/data/train.parquet",
     output:
         directory("results/{model}/{setting}/rl/{reward}"),
     params:
-        model=lambda wildcards: wf.sft_folder(config, wildcards.model),
+        model=lambda wildcards: wf.rl_start(config, wildcards.model, wildcards.reward),
+        reward=lambda wildcards: wf.rl_options(config, wildcards.model, wildcards.reward),
         sets=lambda wildcards: wf.set_options(
             wf.rl_trl(config, wildcards.model, wildcards.setting)
         ),
@@ -82,6 +86,6 @@ rule rl:
         "results/benchmarks/rl/{model}-{setting}-{reward}.tsv"
     shell:
         "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} {params.launcher} {params.provenance} train grpo "
-        "--model {params.model} --problems {input.problems} --reward {wildcards.reward} "
+        "--model {params.model} --problems {input.problems} {params.reward} "
         "--judge-workers {threads} --out {output} {params.sets} "
         "--setting {wildcards.setting} {params.episodes} > {log} 2>&1"

@@ -79,8 +79,9 @@ def test_the_cluster_grids_plan_their_dag(grid, tmp_path):
 
 
 def test_the_default_trains_in_reasoning_and_the_overlay_trains_every_setting(tmp_path):
-    """config.yaml evaluates its reasoning runs in all three settings; the per-setting
-    overlay (merged over it by Snakemake) gives every setting runs and merges of its own."""
+    """config.yaml evaluates its reasoning runs in all three settings (the comparison's
+    shaped and repair runs in reasoning only); the per-setting overlay (merged over it by
+    Snakemake) gives every setting runs and merges of its own."""
     import shutil
 
     shutil.copy(REPO / "config.yaml", tmp_path / "config.yaml")
@@ -92,17 +93,21 @@ def test_the_default_trains_in_reasoning_and_the_overlay_trains_every_setting(tm
         words = " ".join((done.stdout + done.stderr).split())
         counts[name] = {rule: int(words.split(f" {rule} ")[1].split()[0])
                         for rule in ("rl", "merge", "sample")}
-    assert counts["default"] == {"rl": 2, "merge": 5, "sample": 24}
-    assert counts["overlay"] == {"rl": 6, "merge": 15, "sample": 24}
+    # 4 rewards + the repair run; 8 checkpoints in 3 settings + 3 in reasoning
+    assert counts["default"] == {"rl": 5, "merge": 5, "sample": 27}
+    # k2 and kinf in each setting, the comparison's 3 runs in reasoning
+    assert counts["overlay"] == {"rl": 9, "merge": 15, "sample": 27}
 
 
 def test_repair_adds_second_attempts_for_the_checkpoints_it_names(tmp_path):
     import shutil
 
     config = yaml.safe_load((REPO / "config.yaml").read_text())
-    assert not wf.repair_verdict_files(config)  # off by default
+    assert wf.repaired_verdict_files(config) == [  # the default's: reasoning only
+        f"results/tiny/reasoning/{ckpt}/repair/verdicts.parquet"
+        for ckpt in ("sft", "rl-kinf", "rl-repair-kinf")]
     config["repair"] = {"checkpoints": ["sft", "rl-kinf"], "temperature": 0.5,
-                        "max_feedback_tokens": 200}
+                        "max_feedback_tokens": 200, "settings": THREE_SETTINGS}
     assert wf.repaired_verdict_files(config)[:2] == [
         "results/tiny/reasoning/sft/repair/verdicts.parquet",
         "results/tiny/reasoning/rl-kinf/repair/verdicts.parquet"]

@@ -44,6 +44,44 @@ def _nucleus(probs, top_p: float):
     return kept / kept.sum(-1, keepdim=True)
 
 
+def stop_token_ids(model, tokenizer) -> set[int]:
+    """The tokens that end a turn: the generation config's end-of-sequence ids and the
+    tokenizer's."""
+    ids = model.generation_config.eos_token_id
+    ids = set(ids if isinstance(ids, list) else [ids] if ids is not None else [])
+    return ids | {tokenizer.eos_token_id}
+
+
+def sample_prompts(model, prompts: list[list[int]], pad_id: int, max_new_tokens: int,
+                   stop_ids: set[int], sampler: Sampler, seed: int, batch_size: int,
+                   on_batch=None) -> list[list[int]]:
+    """New tokens for each prompt (token ids), as `sample_batch` gives them. Prompts are
+    batched in order of length, so that little padding is attended; the batch starting
+    at sorted row `start` draws from a generator seeded with seed * 1_000_003 + start, so
+    the result does not depend on how many rows other calls had. `on_batch(rows)` is
+    called after each batch (progress bars)."""
+    import torch
+
+    device = next(model.parameters()).device
+    order = sorted(range(len(prompts)), key=lambda i: len(prompts[i]))
+    completions: list[list[int] | None] = [None] * len(prompts)
+    for start in range(0, len(order), batch_size):
+        batch = order[start:start + batch_size]
+        width = max(len(prompts[i]) for i in batch)
+        input_ids = torch.tensor([[pad_id] * (width - len(prompts[i])) + prompts[i]
+                                  for i in batch], device=device)
+        attention_mask = torch.tensor([[0] * (width - len(prompts[i])) + [1] * len(prompts[i])
+                                       for i in batch], device=device)
+        generator = torch.Generator(device).manual_seed(seed * 1_000_003 + start)
+        for i, new_ids in zip(batch, sample_batch(model, input_ids, attention_mask,
+                                                  max_new_tokens, stop_ids, sampler, generator),
+                              strict=True):
+            completions[i] = new_ids
+        if on_batch is not None:
+            on_batch(len(batch))
+    return completions
+
+
 def sample_batch(model, input_ids, attention_mask, max_new_tokens: int, stop_ids: set[int],
                  sampler: Sampler, generator=None) -> list[list[int]]:
     """New tokens for each left-padded row, up to and including its first stop token (or

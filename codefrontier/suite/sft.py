@@ -16,6 +16,13 @@ real run fails on the example, and the model fixes it: the final fenced program
 submission (agentic). Without them the model never sees a failed run in SFT, and
 after its first failure it has no way to go on.
 
+With repairs (`with_repairs`), each instance with a slow reference also gives one
+reasoning conversation in the format of repair (repair.py): the slow program as the
+model's first answer, the feedback on its real judgement on the instance's hidden tests
+(it exceeds the time limit on the large ones), and the efficient program as the second
+answer. Without it the SFT policy has never seen a turn after its answer, and answers
+feedback with noise.
+
 The tool results come from the settings' own environments, driven by these scripted
 actions (the judge's sandbox and a real terminal), so SFT shows the model exactly
 the observations it will see. The SFT policy so starts out with both behaviours
@@ -32,6 +39,7 @@ assistant turns only):
     tools        str   JSON list of the tools' schemas (null for reasoning)
     draft        str   how the first draft was broken (dropped_last_line | cut_in_half)
                        in a fix conversation; null otherwise
+    (a repair conversation is a reasoning one with variant `repair`)
 """
 
 from __future__ import annotations
@@ -205,11 +213,35 @@ TURNS = {"reasoning": reasoning_turns, "tool_use": tool_use_turns, "agentic": ag
 FIX_TURNS = {"tool_use": tool_use_fix_turns, "agentic": agentic_fix_turns}
 
 
+def repair_turns(problem, instance: Instance, pool) -> list[dict] | None:
+    """The slow reference, the feedback on its judgement, the efficient reference; None
+    when the slow reference passes every test (nothing to repair)."""
+    from dataclasses import asdict
+
+    from codefrontier.feedback import failure_context, render_feedback, run_examples
+    from codefrontier.judge import Sample
+    from codefrontier.repair import repair_conversation
+
+    result = pool.judge_one(problem, Sample(problem.problem_id, 0, code=instance.slow))
+    if result.outcome == "correct":
+        return None
+    if result.outcome != "optimization_failure":
+        raise RuntimeError(f"{problem.problem_id}: the slow reference is a "
+                           f"{result.outcome}, not an optimization failure")
+    feedback = render_feedback(failure_context(problem, asdict(result),
+                                               run_examples(pool, problem, instance.slow)))
+    plan = _pick(EFFICIENT_PLANS, instance.seed + "repair")
+    conversation = repair_conversation(problem, instance.slow, feedback)
+    return [*conversation[2:], {"role": "assistant",
+                                "content": reasoning.answer(plan, instance.efficient)}]
+
+
 def sft_records(instance: Instance, settings: Collection[str] = ("reasoning",),
-                pool=None, with_fixes: bool = False) -> list[dict]:
+                pool=None, with_fixes: bool = False, with_repairs: bool = False) -> list[dict]:
     """One example per setting and reference program of the instance; with fixes, one
     more per multi-turn setting whose broken first draft gets fixed (the reference and
-    the way the draft is broken picked by the instance's seed)."""
+    the way the draft is broken picked by the instance's seed); with repairs, one repair
+    of the slow reference (reasoning)."""
     problem = to_problem(instance)
     variants = [("efficient", instance.efficient, EFFICIENT_PLANS)]
     if instance.slow is not None:
@@ -226,6 +258,11 @@ def sft_records(instance: Instance, settings: Collection[str] = ("reasoning",),
             turns = partial(FIX_TURNS[setting_name], problem, _pick(plans, instance.seed + name),
                             program, draft)
             record = _record(problem, setting_name, name, turns, pool, draft)
+            if record is not None:
+                records.append(record)
+        if with_repairs and setting_name == "reasoning" and instance.slow is not None:
+            record = _record(problem, setting_name, "repair",
+                             lambda _: repair_turns(problem, instance, pool), pool)
             if record is not None:
                 records.append(record)
     return records
@@ -259,16 +296,18 @@ def build_sft(split: str = "train", count: int | None = None,
               families: Collection[str] | None = None,
               knob_pool: int | None = None,
               settings: Collection[str] = ("reasoning",),
-              with_fixes: bool = False) -> list[dict]:
+              with_fixes: bool = False, with_repairs: bool = False) -> list[dict]:
     """One example per setting and reference (efficient, slow) for each of `count`
-    instances per family (of the given difficulties and slugs), and with fixes one fix
-    conversation per multi-turn setting. The tool-use examples run their programs in a
-    judge pool of one worker; the agentic ones in terminals."""
+    instances per family (of the given difficulties and slugs), with fixes one fix
+    conversation per multi-turn setting, with repairs one repair conversation. The
+    tool-use examples and the repairs run their programs in a judge pool of one worker;
+    the agentic ones in terminals."""
     from contextlib import nullcontext
 
     from codefrontier.judge import JudgePool
 
     chosen = list(instances(split, count, difficulties, families, knob_pool))
-    with JudgePool(workers=1) if "tool_use" in settings else nullcontext() as pool:
+    needs_pool = "tool_use" in settings or (with_repairs and "reasoning" in settings)
+    with JudgePool(workers=1) if needs_pool else nullcontext() as pool:
         return [record for instance in chosen
-                for record in sft_records(instance, settings, pool, with_fixes)]
+                for record in sft_records(instance, settings, pool, with_fixes, with_repairs)]

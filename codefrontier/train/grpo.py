@@ -34,6 +34,7 @@ from codefrontier.settings.environments import end_episode
 from codefrontier.settings.episodes import rollout_answer
 from codefrontier.settings.multi_turn import MultiTurnSetting
 from codefrontier.train.common import train_and_save, trainer_config, work_dir_for
+from codefrontier.train.repair import REPAIR_LOG, RepairOptions, RepairRollout
 
 log = logging.getLogger("codefrontier.train.grpo")
 
@@ -82,18 +83,32 @@ class JudgeReward:
         self.calls = 0
 
     def __call__(self, prompts, completions, completion_ids, problem_id, trainer_state=None,
-                 log_metric=None, environments=None, **_) -> list[float]:
-        environments = environments or [None] * len(completions)
-        samples = [self._sample(pid, index, completion, ids, environment)
-                   for index, (completion, ids, pid, environment) in enumerate(
-                       zip(completions, completion_ids, problem_id, environments, strict=True))]
+                 log_metric=None, environments=None, final_text=None, final_truncated=None,
+                 **_) -> list[float]:
+        """`final_text` / `final_truncated` (a repair rollout's fields) name the program
+        to judge when the completion holds more than one attempt."""
+        if final_text is not None:
+            samples = [Sample(pid, index, completion=text,
+                              finish_reason="length" if truncated else "stop")
+                       for index, (text, truncated, pid) in enumerate(
+                           zip(final_text, final_truncated, problem_id, strict=True))]
+        else:
+            environments = environments or [None] * len(completions)
+            samples = [self._sample(pid, index, completion, ids, environment)
+                       for index, (completion, ids, pid, environment) in enumerate(
+                           zip(completions, completion_ids, problem_id, environments,
+                               strict=True))]
         start = time.perf_counter()
-        results = self.pool.judge(self.problems, samples, all_tests=self._all_tests)
+        results = self.judge(samples)
         rewards = [0.0 if r.outcome == "format_error" else self._score(r.verdicts, r.input_lens)
                    for r in results]
         self._record(results, rewards, list(problem_id), trainer_state, log_metric,
                      judge_s=time.perf_counter() - start)
         return rewards
+
+    def judge(self, samples: list[Sample]) -> list:
+        """Judge samples on the tests this reward looks at."""
+        return self.pool.judge(self.problems, samples, all_tests=self._all_tests)
 
     def _sample(self, problem_id: str, index: int, completion, ids, environment) -> Sample:
         """What the judge gets from one rollout: the final turn's text, or what the
@@ -164,16 +179,20 @@ def multi_turn_options(setting: Setting, problems: list[Problem], pool) -> dict:
 def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str | os.PathLike,
              overrides: dict | None = None, work_dir: str | os.PathLike | None = None,
              judge_workers: int | None = None, reward_function=None,
-             setting: str = "reasoning", episode_limits: dict | None = None) -> Path:
+             setting: str = "reasoning", episode_limits: dict | None = None,
+             repair: RepairOptions | None = None) -> Path:
     """Train `model` with GRPO on the problems under `reward` in `setting`; the result is
     a save_pretrained folder. Multi-turn settings run their episodes inside TRL's
-    tool-calling loop, rewarded on the episode's final program. `reward_function`
-    replaces the judge's reward by any TRL reward function (its result is still named
-    `reward` in the provenance)."""
+    tool-calling loop, rewarded on the episode's final program. `repair` makes it a repair
+    run (train/repair.py: first attempt, feedback, second attempt; reasoning only).
+    `reward_function` replaces the judge's reward by any TRL reward function (its result
+    is still named `reward` in the provenance)."""
     out = Path(out)
     work = work_dir_for(out, work_dir)
     problems = list(load_problems(problems_path))
     runner = get_setting(setting, episode_limits)
+    if repair is not None and (setting != "reasoning" or reward_function is not None):
+        raise ValueError("repair training runs in the reasoning setting, with the judge's reward")
     overrides = dict(overrides or {})
     if isinstance(runner, MultiTurnSetting):
         overrides.setdefault("max_tool_calling_iterations", runner.max_tool_rounds)
@@ -188,10 +207,15 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
         if reward_function is None:
             reward_function = JudgeReward(reward, {p.problem_id: p for p in problems}, pool,
                                           config.max_completion_length, work / REWARD_LOG)
+        extra = multi_turn_options(runner, problems, pool)
+        if repair is not None:
+            extra["rollout_func"] = RepairRollout(problems, runner, reward_function, repair,
+                                                  work / REPAIR_LOG)
         trainer = GRPOTrainer(model=model, reward_funcs=[reward_function], args=config,
                               train_dataset=prompt_dataset(problems, runner),
-                              processing_class=load_tokenizer(model),
-                              **multi_turn_options(runner, problems, pool))
+                              processing_class=load_tokenizer(model), **extra)
+        repair_fields = {"repair": dataclasses.asdict(repair)} if repair is not None else {}
         return train_and_save(trainer, work, out, model, [problems_path],
-                              run_files=(REWARD_LOG,), kind="rl", reward=reward,
-                              setting=setting, episode_limits=episode_limits or {})
+                              run_files=(REWARD_LOG, REPAIR_LOG), kind="rl", reward=reward,
+                              setting=setting, episode_limits=episode_limits or {},
+                              **repair_fields)

@@ -1,0 +1,252 @@
+"""Repair training: GRPO on episodes of first attempt -> feedback -> second attempt.
+
+A TRL `rollout_func` (GRPOTrainer's seam for rollouts of one's own) plays the episodes
+with the policy being trained. The rows of a GRPO batch come in groups, one problem per
+group (TRL repeats each prompt `num_generations` times). A group is either
+
+* fresh: each row is an episode. The policy writes a first attempt in the reasoning
+  format and the judge runs it on the reward's tests. An optimization or correctness
+  failure gets the feedback that repair at evaluation gives (feedback.py: the same
+  renderer and token cap) as a user turn, and the policy answers once more. The
+  completion is first attempt + feedback + second attempt; the feedback's tokens carry
+  no loss (the rollout's `env_mask`, which TRL treats as the tool mask of the multi-turn
+  settings). A first attempt that passes, or has no program, ends the episode. Every
+  repairable failure enters the replay buffer;
+* replayed (`replay_share` of the groups, as far as the buffer holds failures): the
+  group's problem gives way to the newest failure in the buffer, of whatever problem.
+  The prompt is the repair conversation of evaluation (repair.repair_conversation)
+  around that failure of the policy itself, and the completion is the second attempt
+  alone; the rows' `problem_id` (which the reward reads) is the failure's.
+
+The reward (grpo.JudgeReward) judges each row's final program, the second attempt where
+there is one, with the run's reward (R_inf or an R_k). Each call appends what happened
+(groups, first-attempt outcomes, repairs, buffer size) to `repair.jsonl` in the work
+folder.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter, deque
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from codefrontier.feedback import failure_context, render_feedback, run_examples
+from codefrontier.generation.decode import Sampler, sample_prompts, stop_token_ids
+from codefrontier.judge import Sample
+from codefrontier.judge.extract import extract_code
+from codefrontier.judge.verdicts import OUTCOMES
+from codefrontier.problems import Problem
+from codefrontier.repair import REPAIRABLE, repair_conversation, token_counter
+
+REPAIR_LOG = "repair.jsonl"  # in the work folder, beside rewards.jsonl
+
+
+@dataclass(frozen=True)
+class RepairOptions:
+    """What a repair run adds to GRPO (`train grpo --repair`)."""
+
+    replay_share: float = 0.25        # of each batch's groups, from the replay buffer
+    buffer_size: int = 64             # recent failures kept (oldest dropped first)
+    max_feedback_tokens: int = 300    # the feedback's cap, as at evaluation
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.replay_share <= 1:
+            raise ValueError(f"replay_share must be in [0, 1], got {self.replay_share}")
+        if self.buffer_size < 1 or self.max_feedback_tokens < 1:
+            raise ValueError("buffer_size and max_feedback_tokens must be at least 1")
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A failed first attempt of the policy and the feedback it got."""
+
+    problem_id: str
+    program: str
+    feedback: str
+    step: int
+
+
+class ReplayBuffer:
+    """The policy's recent failures, at most `capacity` (the oldest go first); a replay
+    takes the newest out."""
+
+    def __init__(self, capacity: int) -> None:
+        self._failures: deque[Failure] = deque(maxlen=capacity)
+
+    def __len__(self) -> int:
+        return len(self._failures)
+
+    def add(self, failure: Failure) -> None:
+        self._failures.append(failure)
+
+    def take(self) -> Failure:
+        return self._failures.pop()
+
+
+def row_groups(problem_ids: list[str]) -> list[range]:
+    """The runs of consecutive rows with one problem (TRL's repeated prompts)."""
+    groups, start = [], 0
+    for index in range(1, len(problem_ids) + 1):
+        if index == len(problem_ids) or problem_ids[index] != problem_ids[start]:
+            groups.append(range(start, index))
+            start = index
+    return groups
+
+
+def replay_groups(groups: int, buffered: int, share: float, rng: random.Random) -> list[int]:
+    """Which of `groups` groups replay a failure: round(share x groups) of them, drawn at
+    random, at most one per buffered failure."""
+    wanted = min(round(share * groups), buffered)
+    return sorted(rng.sample(range(groups), wanted))
+
+
+def feedback_turn_ids(tokenizer, feedback: str, end_of_turn: str) -> list[int]:
+    """The tokens between a first attempt that ended with `end_of_turn` (the text of its
+    stop token, which the policy wrote) and the second attempt: the rest of the chat
+    template's end of the assistant turn, the feedback as a user turn, and the header of
+    the next assistant turn."""
+    probe = [{"role": "user", "content": "task"}, {"role": "assistant", "content": "ANSWER"}]
+    before = tokenizer.apply_chat_template(probe, tokenize=False)
+    after = tokenizer.apply_chat_template([*probe, {"role": "user", "content": feedback}],
+                                          tokenize=False, add_generation_prompt=True)
+    end = before.rindex("ANSWER") + len("ANSWER")
+    if not after.startswith(before[:end]):
+        raise ValueError("the chat template renders an assistant turn differently when a "
+                         "user turn follows it: cannot append feedback to a rollout")
+    suffix = after[end:]
+    if end_of_turn and suffix.startswith(end_of_turn):
+        suffix = suffix[len(end_of_turn):]
+    return tokenizer(suffix, add_special_tokens=False)["input_ids"]
+
+
+class RepairRollout:
+    """GRPOTrainer's `rollout_func` for repair training (module docstring)."""
+
+    def __init__(self, problems: list[Problem], setting, reward, options: RepairOptions,
+                 log_path: Path | None = None) -> None:
+        self.__name__ = "repair_rollout"
+        self.setting = setting            # the reasoning setting: prompts and answer format
+        self.reward = reward              # grpo.JudgeReward: the reward's tests and pool
+        self.options = options
+        self.log_path = log_path
+        self.buffer = ReplayBuffer(options.buffer_size)
+        self.problems = {p.problem_id: p for p in problems}
+        self._by_prompt: dict[str, str] = {}
+        for problem in problems:
+            key = self._prompt_key(setting.messages(problem))
+            if self._by_prompt.setdefault(key, problem.problem_id) != problem.problem_id:
+                raise ValueError(f"two problems have the same prompt: {problem.problem_id}")
+        self.calls = 0
+
+    @staticmethod
+    def _prompt_key(messages: list[dict]) -> str:
+        return messages[-1]["content"]
+
+    def __call__(self, prompts: list[list[dict]], trainer) -> dict:
+        self.calls += 1
+        step = trainer.state.global_step
+        rng = random.Random(trainer.args.seed * 1_000_003 + self.calls)
+        tokenizer = trainer.processing_class
+        problem_ids = [self._by_prompt[self._prompt_key(p)] for p in prompts]
+        groups = row_groups(problem_ids)
+        contexts = list(prompts)
+        is_replay = [False] * len(prompts)
+        for group in replay_groups(len(groups), len(self.buffer), self.options.replay_share,
+                                   rng):
+            failure = self.buffer.take()
+            conversation = repair_conversation(self.problems[failure.problem_id],
+                                               failure.program, failure.feedback)
+            for row in groups[group]:
+                contexts[row], problem_ids[row], is_replay[row] = \
+                    conversation, failure.problem_id, True
+
+        model = trainer.accelerator.unwrap_model(trainer.model)
+        generate = self._generator(model, tokenizer, trainer.args, seed_base=self.calls)
+        prompt_ids = [self._render(tokenizer, c) for c in contexts]
+        firsts = generate(prompt_ids, 0)
+        completion_ids = [list(ids) for ids in firsts]
+        env_mask = [[1] * len(ids) for ids in firsts]
+        final_ids = [list(ids) for ids in firsts]
+
+        fresh = [i for i in range(len(prompts)) if not is_replay[i]]
+        first_results = self.reward.judge([self._sample(problem_ids[i], i, firsts[i], tokenizer,
+                                                        generate.stop_ids)
+                                           for i in fresh])
+        repairs, second_prompts = [], []
+        count_tokens = token_counter(tokenizer)
+        for i, result in zip(fresh, first_results, strict=True):
+            if result.outcome not in REPAIRABLE:
+                continue
+            problem = self.problems[problem_ids[i]]
+            program = extract_code(self._text(tokenizer, firsts[i]))
+            feedback = render_feedback(
+                failure_context(problem, asdict(result),
+                                run_examples(self.reward.pool, problem, program)),
+                self.options.max_feedback_tokens, count_tokens)
+            self.buffer.add(Failure(problem.problem_id, program, feedback, step))
+            turn = feedback_turn_ids(tokenizer, feedback, tokenizer.decode(firsts[i][-1:]))
+            repairs.append((i, turn))
+            second_prompts.append(prompt_ids[i] + firsts[i] + turn)
+        seconds = generate(second_prompts, 1) if second_prompts else []
+        attempts = [1] * len(prompts)
+        for (i, turn), second in zip(repairs, seconds, strict=True):
+            attempts[i] = 2
+            completion_ids[i] += turn + second
+            env_mask[i] += [0] * len(turn) + [1] * len(second)
+            final_ids[i] = list(second)
+
+        self._log(step, is_replay, first_results, len(repairs))
+        return {"prompt_ids": prompt_ids, "completion_ids": completion_ids, "logprobs": None,
+                "env_mask": env_mask,
+                "final_text": [self._text(tokenizer, ids) for ids in final_ids],
+                "final_truncated": [not ids or ids[-1] not in generate.stop_ids
+                                    for ids in final_ids],
+                "attempts": attempts, "problem_id": problem_ids}
+
+    def _generator(self, model, tokenizer, args, seed_base: int):
+        """Sampling with the trainer's temperature and top-p; each attempt (and each
+        model turn) is bounded by max_completion_length."""
+        stop_ids = stop_token_ids(model, tokenizer)
+        sampler = Sampler(args.temperature, args.top_p)
+
+        def generate(prompts: list[list[int]], attempt: int) -> list[list[int]]:
+            was_training = model.training
+            model.eval()
+            try:
+                return sample_prompts(model, prompts, tokenizer.pad_token_id,
+                                      args.max_completion_length, stop_ids, sampler,
+                                      seed=(args.seed * 1_000 + seed_base) * 2 + attempt,
+                                      batch_size=max(len(prompts), 1))
+            finally:
+                model.train(was_training)
+
+        generate.stop_ids = stop_ids
+        return generate
+
+    @staticmethod
+    def _render(tokenizer, messages: list[dict]) -> list[int]:
+        text = tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+        return tokenizer(text, add_special_tokens=False)["input_ids"]
+
+    @staticmethod
+    def _text(tokenizer, ids: list[int]) -> str:
+        return tokenizer.decode(ids, skip_special_tokens=True)
+
+    def _sample(self, problem_id: str, index: int, ids: list[int], tokenizer,
+                stop_ids: set[int]) -> Sample:
+        truncated = not ids or ids[-1] not in stop_ids
+        return Sample(problem_id, index, completion=self._text(tokenizer, ids),
+                      finish_reason="length" if truncated else "stop")
+
+    def _log(self, step: int, is_replay: list[bool], first_results, repaired_rows: int) -> None:
+        if self.log_path is None:
+            return
+        outcomes = Counter(r.outcome for r in first_results)
+        entry = {"call": self.calls, "step": step, "rows": len(is_replay),
+                 "replayed_rows": sum(is_replay), "fresh_rows": len(first_results),
+                 **{f"first/{name}": outcomes[name] for name in OUTCOMES},
+                 "second_attempts": repaired_rows, "buffer": len(self.buffer)}
+        with self.log_path.open("a") as handle:
+            handle.write(json.dumps(entry) + "\n")
