@@ -11,10 +11,10 @@ from dataclasses import asdict
 
 import pytest
 from test_multi_turn_training import recorded_losses  # noqa: F401 - a fixture
-from test_training import FAST_SUM, answer, sum_problem
+from test_training import FAST_SUM, SLOW_SUM, answer, sum_problem
 
 from codefrontier.embedded import EmbeddedModelSpec, init_embedded_model
-from codefrontier.feedback import failure_context, render_feedback, run_examples
+from codefrontier.feedback import approx_tokens, failure_context, render_feedback, run_examples
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.problems import save_problems
 from codefrontier.settings import reasoning
@@ -24,6 +24,7 @@ from codefrontier.train.repair import (
     Failure,
     RepairOptions,
     ReplayBuffer,
+    episode_feedback,
     feedback_turn_ids,
     replay_groups,
     row_groups,
@@ -118,6 +119,35 @@ def test_the_reward_judges_the_final_attempt_when_a_rollout_names_it(judge):
                      final_truncated=[False, False, True])
     assert rewards == [1.0, 0.0, 0.0]
 
+
+
+RE_SUM = "n = int(input())\nprint(1 // (n - n))\n"
+HOSTILE = "import sys\nsys.stdout.buffer.write(b'\\x00\\xff\\x1b[2J' * 20000)\n"
+BY_VERDICT = [  # (first attempt, its first failing verdict): one of each kind
+    (WRONG_SUM, "WA"), (RE_SUM, "RE"), (SLOW_SUM, "TLE"),
+    ("x = bytearray(10 ** 10)", "MLE"),
+    ("import sys\nwhile True: sys.stdout.write('x' * 65536)", "OLE"),
+    (HOSTILE, "WA")]
+
+
+@pytest.mark.parametrize(("program", "verdict"), BY_VERDICT)
+def test_every_failed_attempt_gets_capped_feedback_without_hidden_data_and_no_reward(
+        judge, program, verdict):
+    """A failed attempt of each verdict, hostile output included, judged as a repair rollout
+    judges it: its feedback stays under the cap, holds no hidden test's data and no control
+    bytes, and as a final attempt it earns nothing."""
+    task = problem()
+    reward = JudgeReward("kinf", {task.problem_id: task}, judge, max_completion_length=400)
+    (result,) = reward.judge([Sample(task.problem_id, 0, completion=answer(program))])
+    assert result.verdicts[result.first_failure] == verdict
+    feedback = episode_feedback(judge, task, program, result, 120, approx_tokens)
+    assert approx_tokens(feedback) <= 120
+    assert "\x00" not in feedback and "\x1b" not in feedback
+    hidden = [t for t in task.tests if t.input not in STATEMENT]
+    assert all(t.input.strip() not in feedback for t in hidden if len(t.input) > 8)
+    assert reward(prompts=[None], completions=[""], completion_ids=[[1]],
+                  problem_id=[task.problem_id], final_text=[answer(program)],
+                  final_truncated=[False]) == [0.0]
 
 
 @pytest.fixture(scope="module")

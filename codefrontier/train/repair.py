@@ -102,6 +102,15 @@ def replay_groups(groups: int, buffered: int, share: float, rng: random.Random) 
     return sorted(rng.sample(range(groups), wanted))
 
 
+def episode_feedback(pool, problem: Problem, program: str, result, max_tokens: int,
+                     count_tokens) -> str:
+    """The feedback on a judged first attempt (a judge SampleResult), as repair at
+    evaluation renders it: the judgement's statistics and runs on the statement's
+    examples, under the token cap."""
+    context = failure_context(problem, asdict(result), run_examples(pool, problem, program))
+    return render_feedback(context, max_tokens, count_tokens)
+
+
 def feedback_turn_ids(tokenizer, feedback: str, end_of_turn: str) -> list[int]:
     """The tokens between a first attempt that ended with `end_of_turn` (the text of its
     stop token, which the policy wrote) and the second attempt: the rest of the chat
@@ -181,10 +190,8 @@ class RepairRollout:
                 continue
             problem = self.problems[problem_ids[i]]
             program = extract_code(self._text(tokenizer, firsts[i]))
-            feedback = render_feedback(
-                failure_context(problem, asdict(result),
-                                run_examples(self.reward.pool, problem, program)),
-                self.options.max_feedback_tokens, count_tokens)
+            feedback = episode_feedback(self.reward.pool, problem, program, result,
+                                        self.options.max_feedback_tokens, count_tokens)
             self.buffer.add(Failure(problem.problem_id, program, feedback, step))
             turn = feedback_turn_ids(tokenizer, feedback, tokenizer.decode(firsts[i][-1:]))
             repairs.append((i, turn))
