@@ -324,13 +324,29 @@ def _frontier(args: argparse.Namespace) -> int:
     return 0
 
 
+def _episodes(repaired: list[str]) -> dict:
+    """(model, setting, ckpt) -> episode counts, from second attempts' verdict files
+    (results/{model}/{setting}/{ckpt}/repair/verdicts.parquet) beside the first ones."""
+    from pathlib import Path
+
+    from codefrontier.frontier import Checkpoint, episode_counts
+    from codefrontier.tables import read_records
+
+    episodes = {}
+    for path in map(Path, repaired):
+        first = Checkpoint.from_verdicts_path(path.parent.parent / "verdicts.parquet")
+        episodes[(first.model, first.setting, first.name)] = episode_counts(
+            read_records(first.verdicts), read_records(path))
+    return episodes
+
+
 def _ensemble(args: argparse.Namespace) -> int:
     from codefrontier.ensemble import ENSEMBLE_SCHEMA, ensemble_rows
     from codefrontier.frontier import Checkpoint
     from codefrontier.tables import write_records
 
     checkpoints = [Checkpoint.from_verdicts_path(p) for p in args.verdicts]
-    rows = ensemble_rows(checkpoints, _endpoints(args))
+    rows = ensemble_rows(checkpoints, _endpoints(args), _episodes(args.repaired))
     write_records(rows, args.out, schema=ENSEMBLE_SCHEMA,
                   metadata=_aggregate_metadata(args, "ensemble", []))
     print(f"{len(rows)} ensemble rows from {len(checkpoints)} checkpoints -> {args.out}")
@@ -557,6 +573,10 @@ def build_parser() -> argparse.ArgumentParser:
     frontier.set_defaults(handler=_frontier)
     ensemble = commands.add_parser("ensemble", parents=[aggregate],
                                    help="pass@k of checkpoints and pools at equal budget")
+    ensemble.add_argument("--repaired", nargs="*", default=[], metavar="PATH",
+                          help="second attempts' results/<model>/<setting>/<ckpt>/repair/"
+                               "verdicts.parquet: a repair:<ckpt> pool each (two samples an "
+                               "episode)")
     ensemble.set_defaults(handler=_ensemble)
     claims = commands.add_parser(
         "claims", help="check the headline claims (endpoint separation, interpolation trend, "

@@ -3,7 +3,10 @@
 For every model × setting and every budget k (1, 2, 4, … samples per problem), the
 pooled pass@k of each pool of checkpoints (`metrics.pooled_pass_at_k`) next to the
 best single checkpoint at the same k, with the gain over it and a bootstrap interval
-over problems. Schema: ENSEMBLE_SCHEMA (docs/results.md).
+over problems. A checkpoint repaired at evaluation also gives a `repair:<ckpt>` pool:
+its episodes (a first attempt and, when it failed, its repair) cost two samples each,
+so at an even budget k it draws k/2 episodes. Schema: ENSEMBLE_SCHEMA
+(docs/results.md).
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ import pyarrow as pa
 
 from codefrontier.checkpoints import merge_alpha, rl_name
 from codefrontier.frontier import Checkpoint, correct_counts, setting_order
-from codefrontier.metrics import most_draws_per_member, pooled_pass_at_k
+from codefrontier.metrics import most_draws_per_member, pass_at_k, pooled_pass_at_k
+
+REPAIR_POOL = "repair:"  # + checkpoint name; two samples per episode
 
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0
@@ -72,9 +77,12 @@ def bootstrap_interval(differences: np.ndarray, resamples: int = BOOTSTRAP_RESAM
 
 
 def ensemble_rows(checkpoints: list[Checkpoint],
-                  endpoints: dict[str, tuple[str, str]] | None = None) -> list[dict]:
+                  endpoints: dict[str, tuple[str, str]] | None = None,
+                  episodes: dict[tuple[str, str, str], dict] | None = None) -> list[dict]:
     """Rows per (model, setting), models by name and settings in SETTINGS order: pools never
-    mix settings; `endpoints` names each model's merge parents, the same in every setting."""
+    mix settings; `endpoints` names each model's merge parents, the same in every setting;
+    `episodes[(model, setting, ckpt)]` are a repaired checkpoint's episode counts
+    (frontier.episode_counts)."""
     rows = []
     groups: dict[tuple[str, str], dict[str, Checkpoint]] = defaultdict(dict)
     for ckpt in checkpoints:
@@ -83,12 +91,14 @@ def ensemble_rows(checkpoints: list[Checkpoint],
     for (model, setting), by_name in sorted(groups.items(),
                                             key=lambda group: (group[0][0], order[group[0][1]])):
         low, high = (endpoints or {}).get(model, (None, None))
-        rows += _group_rows(model, setting, by_name, low, high)
+        repaired = {name: counts for (m, s, name), counts in (episodes or {}).items()
+                    if (m, s) == (model, setting) and name in by_name}
+        rows += _group_rows(model, setting, by_name, low, high, repaired)
     return rows
 
 
 def _group_rows(model: str, setting: str, by_name: dict[str, Checkpoint], low: str | None,
-                high: str | None) -> list[dict]:
+                high: str | None, episodes: dict[str, dict] | None = None) -> list[dict]:
     counts = {name: correct_counts(ckpt) for name, ckpt in by_name.items()}
     problems = sorted(set().union(*[c.keys() for c in counts.values()]))
     n_min = min(n for c in counts.values() for n, _ in c.values())
@@ -107,6 +117,10 @@ def _group_rows(model: str, setting: str, by_name: dict[str, Checkpoint], low: s
                          **_gain(values, per_problem[best]),
                          "solved": sorted(pool_solved),
                          "solved_beyond_best": sorted(pool_solved - solved[best])})
+        for name, episode_counts in sorted((episodes or {}).items()):
+            repair = _repair_row(name, episode_counts, problems, k, per_problem[best])
+            rows.append({**base, **repair,
+                         "solved_beyond_best": sorted(set(repair["solved"]) - solved[best])})
     extrapolated = [n for n in by_name
                     if merge_alpha(n) is not None and not 0 <= merge_alpha(n) <= 1]
     if extrapolated:
@@ -116,6 +130,17 @@ def _group_rows(model: str, setting: str, by_name: dict[str, Checkpoint], low: s
                      "k": None, "pass_at_k": None, "gain_over_best": None, "gain_low": None,
                      "gain_high": None, "solved": sorted(only), "solved_beyond_best": []})
     return rows
+
+
+def _repair_row(name: str, counts: dict, problems: list[str], k: int,
+                best: np.ndarray) -> dict:
+    """The repair pool of one checkpoint at budget k: pass@(k/2) of its episodes, for an
+    even k that every problem's first attempts can supply (else no value)."""
+    fits = k % 2 == 0 and all(counts.get(p, (0, 0))[0] >= k // 2 for p in problems)
+    values = np.array([pass_at_k(*counts.get(p, (0, 0)), k // 2) for p in problems]) \
+        if fits else None
+    return {"pool": f"{REPAIR_POOL}{name}", "members": [name], "k": k, **_gain(values, best),
+            "solved": sorted(p for p, (_, s) in counts.items() if s)}
 
 
 def _per_problem(counts: dict, members: list[str], problems: list[str], k: int) -> np.ndarray:

@@ -117,6 +117,20 @@ def problem_counts(verdicts: list[dict]) -> dict[str, tuple[int, int]]:
     return {pid: (n, c) for pid, (n, c) in counts.items()}
 
 
+def episode_counts(first_verdicts: list[dict],
+                   second_verdicts: list[dict]) -> dict[str, tuple[int, int]]:
+    """problem_id -> (first attempts, episodes solved): an episode is a first attempt and,
+    when it failed, its second attempt (repair); it is solved when either is correct."""
+    repaired = {(v["problem_id"], v["sample_id"]) for v in second_verdicts
+                if v["outcome"] == "correct"}
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for row in first_verdicts:
+        key = (row["problem_id"], row["sample_id"])
+        counts[row["problem_id"]][0] += 1
+        counts[row["problem_id"]][1] += row["outcome"] == "correct" or key in repaired
+    return {pid: (n, s) for pid, (n, s) in counts.items()}
+
+
 def outcome_counts(verdicts: list[dict], outcome: str) -> list[tuple[int, int]]:
     """(samples, samples with `outcome`) per problem."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])

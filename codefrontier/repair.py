@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections import defaultdict
 from dataclasses import asdict
 from pathlib import Path
 
@@ -28,7 +27,12 @@ import pyarrow as pa
 
 from codefrontier import __version__
 from codefrontier.feedback import approx_tokens, failure_context, render_feedback, run_examples
-from codefrontier.frontier import Checkpoint, cluster_standard_error, problem_counts
+from codefrontier.frontier import (
+    Checkpoint,
+    cluster_standard_error,
+    episode_counts,
+    problem_counts,
+)
 from codefrontier.generation import SamplingSettings, load_backend
 from codefrontier.judge import JudgePool
 from codefrontier.judge.extract import extract_code
@@ -158,20 +162,13 @@ def equal_budget(first_verdicts: list[dict], second_verdicts: list[dict]) -> dic
     over problems."""
     from codefrontier.metrics import pass_at_k
 
-    repaired = {(v["problem_id"], v["sample_id"]) for v in second_verdicts
-                if v["outcome"] == Outcome.CORRECT}
-    per_problem: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    for v in first_verdicts:
-        counts = per_problem[v["problem_id"]]
-        correct = v["outcome"] == Outcome.CORRECT
-        counts[0] += 1
-        counts[1] += correct
-        counts[2] += correct or (v["problem_id"], v["sample_id"]) in repaired
-    usable = [c for c in per_problem.values() if c[0] >= 2]
+    firsts = problem_counts(first_verdicts)
+    episodes = episode_counts(first_verdicts, second_verdicts)
+    usable = [pid for pid, (n, _) in firsts.items() if n >= 2]
     if not usable:
         return {"solved_with_repair": None, "first_pass_at_2": None}
-    return {"solved_with_repair": sum(s / n for n, _, s in usable) / len(usable),
-            "first_pass_at_2": sum(pass_at_k(n, c, 2) for n, c, _ in usable) / len(usable)}
+    return {"solved_with_repair": sum(s / n for n, s in map(episodes.get, usable)) / len(usable),
+            "first_pass_at_2": sum(pass_at_k(*firsts[pid], 2) for pid in usable) / len(usable)}
 
 
 def write_repair_table(first_verdicts: list[str | os.PathLike], out: str | os.PathLike) -> Path:

@@ -24,11 +24,15 @@ rule frontier:
 rule ensemble:
     input:
         verdicts=wf.verdict_files(config),
+        repaired=wf.repaired_verdict_files(config),
     output:
         "results/ensemble.parquet",
     params:
         provenance=provenance("aggregate"),
         merges=wf.merge_options(config),
+        repaired=lambda wildcards, input: (
+            f"--repaired {' '.join(input.repaired)}" if input.repaired else ""
+        ),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -37,7 +41,7 @@ rule ensemble:
         "results/benchmarks/ensemble.tsv"
     shell:
         "codefrontier {params.provenance} ensemble --verdicts {input.verdicts} {params.merges} "
-        "--out {output} > {log} 2>&1"
+        "{params.repaired} --out {output} > {log} 2>&1"
 
 
 rule plots:

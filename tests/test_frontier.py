@@ -13,7 +13,7 @@ from codefrontier.frontier import FORMAT_CAUSES, FRONTIER_SCHEMA, Checkpoint, fr
 from codefrontier.judge.files import VERDICTS_SCHEMA
 from codefrontier.problems import Test, save_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA
-from codefrontier.tables import write_records
+from codefrontier.tables import read_records, write_records
 
 
 def verdict(problem_id, sample_id, outcome, cause=None):
@@ -122,6 +122,34 @@ def test_pools_and_solve_sets(tmp_path):
     only = by[("only-extrapolated", None)]
     assert only["solved"] == ["p-hard"] and only["members"] == ["a2"]
     assert not math.isnan(by[("rl-endpoints", 4)]["pass_at_k"])
+
+
+def test_a_repaired_checkpoint_pools_its_episodes_at_two_samples_each(tmp_path):
+    from codefrontier.frontier import episode_counts
+
+    fail = "correctness_failure"
+    first = write_checkpoint(tmp_path, "sft", {"p-easy": ["correct", fail, fail, fail],
+                                               "p-hard": [fail] * 4})
+    other = write_checkpoint(tmp_path, "rl-kinf", {"p-easy": ["correct"] * 2 + [fail] * 2,
+                                                   "p-hard": [fail] * 4})
+    firsts = read_records(first.verdicts)
+    # repairs: p-easy's samples 1 and 2 and p-hard's sample 0 are repaired
+    seconds = [{"problem_id": pid, "sample_id": sid, "outcome": outcome}
+               for pid, sid, outcome in [("p-easy", 1, "correct"), ("p-easy", 2, "correct"),
+                                         ("p-easy", 3, fail), ("p-hard", 0, "correct"),
+                                         ("p-hard", 1, fail)]]
+    counts = episode_counts(firsts, seconds)
+    assert counts == {"p-easy": (4, 3), "p-hard": (4, 1)}
+    rows = ensemble_rows([first, other], {"m": ("k2", "kinf")}, {("m", "reasoning", "sft"): counts})
+    repair = {r["k"]: r for r in rows if r["pool"] == "repair:sft"}
+    assert repair[1]["pass_at_k"] is None  # one sample buys no episode
+    # k = 2: one episode; k = 4: two episodes of four (pass@2 of 3 and of 1 solved)
+    assert repair[2]["pass_at_k"] == pytest.approx((3 / 4 + 1 / 4) / 2)
+    assert repair[4]["pass_at_k"] == pytest.approx((1 + (1 - 3 / 6)) / 2)
+    best = {r["k"]: r for r in rows if r["pool"] == "best-single"}
+    assert repair[2]["gain_over_best"] == pytest.approx(
+        repair[2]["pass_at_k"] - best[2]["pass_at_k"])
+    assert repair[2]["solved_beyond_best"] == ["p-hard"]
 
 
 def test_every_row_has_its_distance_from_the_alpha_curve(tmp_path, many_problems):
