@@ -130,3 +130,39 @@ def test_multi_turn_sections_name_format_causes_and_episode_lengths():
     assert ("highest format errors 0.300 (a0.5: no submission 0.200, turn budget exhausted "
             "0.100)") in agentic_section
     assert "**in reach of the model**: DOES NOT HOLD" in agentic_section
+
+
+def test_runs_off_the_curve_are_reported_by_their_frontier_distance():
+    extra = pd.DataFrame([
+        {**row("rl-shaped-disc", "rl", None, 0.30, 0.20, 0.45), "reward": "shaped-disc",
+         "frontier_distance": 0.01, "frontier_distance_lo": -0.04, "frontier_distance_hi": 0.05},
+        {**row("rl-repair-kinf", "rl", None, 0.45, 0.05, 0.45), "reward": "repair-kinf",
+         "frontier_distance": 0.08, "frontier_distance_lo": 0.03, "frontier_distance_hi": 0.12},
+        {**row("rl-shaped-cont", "rl", None, 0.10, 0.40, 0.50), "reward": "shaped-cont",
+         "frontier_distance": -0.09, "frontier_distance_lo": -0.15, "frontier_distance_hi": -0.02},
+    ])
+    report, _ = check(pd.concat([FRONTIER, extra], ignore_index=True), ENSEMBLE, NORMS)
+    line = next(x for x in report.splitlines() if "**what moves the frontier**" in x)
+    assert "rl-shaped-disc: correct 0.300" in line
+    assert "distance +0.010 (95% CI -0.040 to +0.050), on the curve" in line
+    assert "rl-repair-kinf" in line and "+0.080 (95% CI +0.030 to +0.120), outside the curve" in line
+    assert "rl-shaped-cont" in line and "inside the curve" in line
+    assert "**what moves the frontier**" not in check(FRONTIER, ENSEMBLE, NORMS)[0]
+
+
+def test_repair_rates_are_reported_per_checkpoint():
+    def repair_row(checkpoint, failure, attempts, repaired, with_budget=False):
+        return {"model": "tiny", "setting": "reasoning", "checkpoint": checkpoint,
+                "first_failure": failure, "attempts": attempts, "repaired": repaired,
+                "repair_rate": repaired / attempts, "se_repair_rate": 0.05,
+                "solved_with_repair": 0.40 if with_budget else None,
+                "first_pass_at_2": 0.30 if with_budget else None}
+
+    repair = pd.DataFrame([repair_row("sft", "optimization_failure", 20, 10),
+                           repair_row("sft", "correctness_failure", 80, 8),
+                           repair_row("sft", "all", 100, 18, with_budget=True)])
+    report, _ = check(FRONTIER, ENSEMBLE, NORMS, repair)
+    line = next(x for x in report.splitlines() if "**repair at evaluation**" in x)
+    assert "sft: repaired 0.180 ± 0.050 of 100 failed first attempts" in line
+    assert "(optimization 0.500 of 20, correctness 0.100 of 80)" in line
+    assert "solved with repair 0.400 vs pass@2 of first attempts 0.300" in line
