@@ -8,7 +8,9 @@
 # 1. builds the problems, SFT pairs and a Qwen2 model (hidden 512, 8 layers);
 # 2. samples 4 problems x 4 with the vLLM backend and judges the samples;
 # 3. runs two GRPO steps with vLLM in colocate mode (bf16) and saves the checkpoint;
-# 4. samples the GRPO checkpoint with vLLM again (the saved folder loads as is).
+# 4. samples the GRPO checkpoint with vLLM again (the saved folder loads as is);
+# 5. runs two steps of repair training (first attempt, feedback, second attempt) with
+#    vLLM in colocate mode.
 set -euo pipefail
 work=${1:-results/gpu-check}
 mkdir -p "$work"
@@ -42,4 +44,10 @@ print("outcome mix of the last call:", {k: round(v, 3) for k, v in rewards[-1].i
 PY
 cf sample --backend vllm --model "$work/rl-k2" --problems "$work/eval.parquet" --limit 2 --n 2 \
     --max-new-tokens 64 --out "$work/rl-samples.parquet" --quiet
+cf train grpo --model "$work/model" --problems "$work/train.parquet" --reward kinf --repair \
+    --replay-share 0.5 --out "$work/rl-repair-kinf" \
+    --set max_steps=2 --set use_vllm=true --set vllm_mode=colocate \
+    --set vllm_gpu_memory_utilization=0.3 --set bf16=true --set num_generations=8 \
+    --set per_device_train_batch_size=16 --set max_completion_length=128 --set save_steps=1
+cat "$work/rl-repair-kinf.work/repair.jsonl"
 echo "gpu check passed in $(( $(date +%s) - start )) s"

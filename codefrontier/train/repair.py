@@ -171,8 +171,7 @@ class RepairRollout:
                 contexts[row], problem_ids[row], is_replay[row] = \
                     conversation, failure.problem_id, True
 
-        model = trainer.accelerator.unwrap_model(trainer.model)
-        generate = self._generator(model, tokenizer, trainer.args, seed_base=self.calls)
+        generate = self._generator(trainer, tokenizer, seed_base=self.calls)
         prompt_ids = [self._render(tokenizer, c) for c in contexts]
         firsts = generate(prompt_ids, 0)
         completion_ids = [list(ids) for ids in firsts]
@@ -196,7 +195,7 @@ class RepairRollout:
             turn = feedback_turn_ids(tokenizer, feedback, tokenizer.decode(firsts[i][-1:]))
             repairs.append((i, turn))
             second_prompts.append(prompt_ids[i] + firsts[i] + turn)
-        seconds = generate(second_prompts, 1) if second_prompts else []
+        seconds = generate(second_prompts, 1)
         attempts = [1] * len(prompts)
         for (i, turn), second in zip(repairs, seconds, strict=True):
             attempts[i] = 2
@@ -212,20 +211,30 @@ class RepairRollout:
                                     for ids in final_ids],
                 "attempts": attempts, "problem_id": problem_ids}
 
-    def _generator(self, model, tokenizer, args, seed_base: int):
-        """Sampling with the trainer's temperature and top-p; each attempt (and each
-        model turn) is bounded by max_completion_length."""
+    def _generator(self, trainer, tokenizer, seed_base: int):
+        """Sampling with the trainer's temperature and top-p; each attempt is bounded by
+        max_completion_length. With `use_vllm` the trainer's vLLM engine samples (TRL
+        has synced its weights before calling the rollout); it is called for every
+        attempt, even with no prompts, since its server mode gathers across processes."""
+        args = trainer.args
+        model = trainer.accelerator.unwrap_model(trainer.model)
         stop_ids = stop_token_ids(model, tokenizer)
         sampler = Sampler(args.temperature, args.top_p)
 
         def generate(prompts: list[list[int]], attempt: int) -> list[list[int]]:
+            if getattr(trainer, "use_vllm", False):
+                _, completions, _, _ = trainer.vllm_generation.generate(
+                    prompts=prompts, images=None, num_generations=1)
+                return completions
+            if not prompts:
+                return []
             was_training = model.training
             model.eval()
             try:
                 return sample_prompts(model, prompts, tokenizer.pad_token_id,
                                       args.max_completion_length, stop_ids, sampler,
                                       seed=(args.seed * 1_000 + seed_base) * 2 + attempt,
-                                      batch_size=max(len(prompts), 1))
+                                      batch_size=len(prompts))
             finally:
                 model.train(was_training)
 
