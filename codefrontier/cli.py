@@ -377,6 +377,15 @@ def _claims(args: argparse.Namespace) -> int:
     return 0
 
 
+def _show(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from codefrontier.show import frontier_markdown
+
+    print(frontier_markdown(pd.read_parquet(args.frontier), args.setting or None), end="")
+    return 0
+
+
 def _timings(args: argparse.Namespace) -> int:
     from codefrontier.timings import render, stage_times
 
@@ -590,6 +599,13 @@ def build_parser() -> argparse.ArgumentParser:
     claims.add_argument("--repair", help="the repair table (results/repair.parquet), if any")
     claims.add_argument("--out", required=True, help="the report (.md)")
     claims.set_defaults(handler=_claims)
+    show = commands.add_parser(
+        "show", help="the frontier table as Markdown: rates ± SE and frontier distances per "
+                     "model x setting")
+    show.add_argument("frontier", nargs="?", default="results/frontier.parquet")
+    show.add_argument("--setting", action="append", default=[],
+                      help="this setting only (repeat for several)")
+    show.set_defaults(handler=_show)
     timings = commands.add_parser(
         "timings", help="where a workflow run's time went, per stage (from its benchmark files)")
     timings.add_argument("benchmarks", nargs="?", default="results/benchmarks")
