@@ -48,6 +48,7 @@ def test_alpha_names_round_trip():
 
 @pytest.mark.parametrize("name, kind, reward, alpha", [
     ("sft", "sft", None, None), ("rl-k2", "rl", "k2", None), ("rl-shaped-disc", "rl", "shaped-disc", None),
+    ("rl-repair-kinf", "rl", "repair-kinf", None),
     ("a-0.5", "merge", None, -0.5), ("a1e-05", "merge", None, 1e-5), ("a2", "merge", None, 2.0)])
 def test_checkpoint_names_parse(name, kind, reward, alpha):
     parsed = CheckpointName.parse(name)
@@ -255,6 +256,43 @@ def test_a_setting_can_evaluate_the_runs_of_another():
     assert "results/tiny/tool_use/rl-k2/verdicts.parquet" in wf.verdict_files(config)
     plain = wf.config_slice(three_setting_config(), "aggregate")
     assert wf.config_slice(config, "aggregate") != plain
+
+
+def test_the_repair_run_trains_in_reasoning_from_its_start_with_its_options():
+    config = three_setting_config()
+    config["models"]["tiny"]["rl"]["repair"] = {"reward": "k3", "start": "rl-kinf",
+                                                "replay_share": 0.5}
+    config["models"]["tiny"]["evaluated_in"] = {"rl-repair-k3": ["reasoning", "agentic"]}
+    assert validation_error(config) is None
+    assert "rl-repair-k3" in wf.checkpoint_names(config["models"]["tiny"])
+    # trained in reasoning whichever setting evaluates it, from the RL endpoint it names
+    assert wf.checkpoint_folder(config, "tiny", "agentic", "rl-repair-k3") == \
+        "results/tiny/reasoning/rl/repair-k3"
+    assert wf.rl_start(config, "tiny", "repair-k3") == "results/tiny/reasoning/rl/kinf"
+    assert wf.rl_start(config, "tiny", "k2") == "results/tiny/sft"
+    assert wf.rl_options(config, "tiny", "repair-k3") == "--reward k3 --repair --replay-share 0.5"
+    assert wf.rl_options(config, "tiny", "k2") == "--reward k2"
+    assert wf.config_slice(config, "rl", model="tiny", setting="reasoning",
+                           reward="repair-k3")["repair"]["start"] == "rl-kinf"
+    assert "repair" not in wf.config_slice(config, "rl", model="tiny", setting="reasoning",
+                                           reward="k2")
+    # evaluated where `evaluated_in` says, every other checkpoint everywhere
+    files = wf.verdict_files(config)
+    assert [f for f in files if "rl-repair-k3" in f] == [
+        "results/tiny/reasoning/rl-repair-k3/verdicts.parquet",
+        "results/tiny/agentic/rl-repair-k3/verdicts.parquet"]
+    assert sum("/rl-k2/" in f for f in files) == 3
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"repair": {"reward": "shaped-disc"}}, "does not match"),
+    ({"repair": {"reward": "kinf", "start": "a0.5"}}, "does not match"),
+    ({"repair": {"reward": "kinf", "replay_share": 2}}, "maximum"),
+])
+def test_the_schema_checks_the_repair_run(changes, message):
+    config = three_setting_config()
+    config["models"]["tiny"]["rl"].update(changes)
+    assert message in (validation_error(config) or "")
 
 
 @pytest.mark.parametrize("trained, message", [
