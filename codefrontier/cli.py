@@ -377,6 +377,15 @@ def _claims(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rl_log(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from codefrontier.rl_log import run_summary
+
+    print("\n".join(run_summary(Path(run), args.window) for run in args.runs), end="")
+    return 0
+
+
 def _show(args: argparse.Namespace) -> int:
     import pandas as pd
 
@@ -599,6 +608,12 @@ def build_parser() -> argparse.ArgumentParser:
     claims.add_argument("--repair", help="the repair table (results/repair.parquet), if any")
     claims.add_argument("--out", required=True, help="the report (.md)")
     claims.set_defaults(handler=_claims)
+    rl_log = commands.add_parser(
+        "rl-log", help="a GRPO run's reward, outcome mix and (repair runs) first attempts per "
+                       "window of steps, from its work folder's logs")
+    rl_log.add_argument("runs", nargs="+", help="run folders (their OUT.work holds the logs)")
+    rl_log.add_argument("--window", type=int, default=5, help="reward calls per row (default: 5)")
+    rl_log.set_defaults(handler=_rl_log)
     show = commands.add_parser(
         "show", help="the frontier table as Markdown: rates ± SE and frontier distances per "
                      "model x setting")
