@@ -185,8 +185,8 @@ def _train_grpo(args: argparse.Namespace) -> int:
     from codefrontier.train.grpo import run_grpo
     from codefrontier.train.repair import RepairOptions
 
-    repair = RepairOptions(args.replay_share, args.replay_buffer,
-                           args.max_feedback_tokens) if args.repair else None
+    repair = RepairOptions(args.replay_share, args.replay_buffer, args.max_feedback_tokens,
+                           args.first_attempt_weight) if args.repair else None
     out = run_grpo(args.model, args.problems, args.reward, args.out, parse_overrides(args.set),
                    args.work_dir, judge_workers=args.judge_workers, setting=args.setting,
                    episode_limits=episode_limits(args), repair=repair)
@@ -524,6 +524,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="recent failures kept for replay (default: 64)")
     repair.add_argument("--max-feedback-tokens", type=int, default=300,
                         help="the feedback message's cap (default: 300)")
+    repair.add_argument("--first-attempt-weight", type=float, default=0.0,
+                        help="w: an episode earns w·R(first attempt) + (1 − w)·R(final "
+                             "program) (default: 0, the final program alone)")
     grpo.set_defaults(handler=_train_grpo)
 
     launch = commands.add_parser(

@@ -177,7 +177,8 @@ def rl_options(config: dict, model: str, reward: str) -> str:
         return f"--reward {trained}"
     repair = config["models"][model]["rl"]["repair"]
     flags = {"replay_share": "--replay-share", "buffer_size": "--replay-buffer",
-             "max_feedback_tokens": "--max-feedback-tokens"}
+             "max_feedback_tokens": "--max-feedback-tokens",
+             "first_attempt_weight": "--first-attempt-weight"}
     return " ".join([f"--reward {trained} --repair",
                      *(f"{flag} {repair[key]}" for key, flag in flags.items() if key in repair)])
 

@@ -150,6 +150,18 @@ def test_every_failed_attempt_gets_capped_feedback_without_hidden_data_and_no_re
                   final_truncated=[False]) == [0.0]
 
 
+def test_a_first_attempt_weight_blends_the_first_attempts_reward_in(judge):
+    reward = JudgeReward("kinf", {"sum-list": sum_problem()}, judge, max_completion_length=50)
+    # rows: solved at the first try; repaired; replayed (no first attempt in the completion)
+    rewards = reward(prompts=[None] * 3, completions=[""] * 3, completion_ids=[[1]] * 3,
+                     problem_id=["sum-list"] * 3, final_text=[answer(FAST_SUM)] * 3,
+                     final_truncated=[False] * 3, first_reward=[1.0, 0.0, None],
+                     first_attempt_weight=[0.5] * 3)
+    assert rewards == [1.0, 0.5, 1.0]
+    with pytest.raises(ValueError, match="first_attempt_weight"):
+        RepairOptions(first_attempt_weight=-0.1)
+
+
 @pytest.fixture(scope="module")
 def repairer(tmp_path_factory):
     """A tiny model that answers the problem wrongly and, given the feedback on that
@@ -192,7 +204,7 @@ def test_two_repair_steps_give_the_feedback_no_loss_and_replay_failures(
                    judge_workers=1, repair=RepairOptions(replay_share=1.0, buffer_size=8))
     provenance = json.loads((out / "provenance.json").read_text())
     assert provenance["repair"] == {"replay_share": 1.0, "buffer_size": 8,
-                                    "max_feedback_tokens": 300}
+                                    "max_feedback_tokens": 300, "first_attempt_weight": 0.0}
     calls = [json.loads(line) for line in (tmp_path / "rl.work" / "repair.jsonl").open()]
     # step 1: fresh episodes whose wrong first attempts get feedback and a second attempt;
     # step 2: the group replays those failures (second attempts only)

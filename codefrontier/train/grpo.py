@@ -84,9 +84,10 @@ class JudgeReward:
 
     def __call__(self, prompts, completions, completion_ids, problem_id, trainer_state=None,
                  log_metric=None, environments=None, final_text=None, final_truncated=None,
-                 **_) -> list[float]:
+                 first_reward=None, first_attempt_weight=None, **_) -> list[float]:
         """`final_text` / `final_truncated` (a repair rollout's fields) name the program
-        to judge when the completion holds more than one attempt."""
+        to judge when the completion holds more than one attempt; `first_reward` (the
+        first attempt's, None without one) enters with `first_attempt_weight`."""
         if final_text is not None:
             samples = [Sample(pid, index, completion=text,
                               finish_reason="length" if truncated else "stop")
@@ -100,11 +101,20 @@ class JudgeReward:
                                strict=True))]
         start = time.perf_counter()
         results = self.judge(samples)
-        rewards = [0.0 if r.outcome == "format_error" else self._score(r.verdicts, r.input_lens)
-                   for r in results]
+        rewards = [self.score(r) for r in results]
+        if first_reward is not None:
+            rewards = [final if first is None else weight * first + (1 - weight) * final
+                       for final, first, weight in zip(rewards, first_reward,
+                                                       first_attempt_weight, strict=True)]
         self._record(results, rewards, list(problem_id), trainer_state, log_metric,
                      judge_s=time.perf_counter() - start)
         return rewards
+
+    def score(self, result) -> float:
+        """The reward of one judged sample (a format error earns 0)."""
+        if result.outcome == "format_error":
+            return 0.0
+        return self._score(result.verdicts, result.input_lens)
 
     def judge(self, samples: list[Sample]) -> list:
         """Judge samples on the tests this reward looks at."""

@@ -19,7 +19,9 @@ group (TRL repeats each prompt `num_generations` times). A group is either
   alone; the rows' `problem_id` (which the reward reads) is the failure's.
 
 The reward (grpo.JudgeReward) judges each row's final program, the second attempt where
-there is one, with the run's reward (R_inf or an R_k). Each call appends what happened
+there is one, with the run's reward (R_inf or an R_k); with `first_attempt_weight` w an
+episode earns w·R(first attempt) + (1 − w)·R(final program) (replayed rows, which hold no
+first attempt, earn R(final)). Each call appends what happened
 (groups, first-attempt outcomes, repairs, buffer size) to `repair.jsonl` in the work
 folder.
 """
@@ -50,10 +52,14 @@ class RepairOptions:
     replay_share: float = 0.25        # of each batch's groups, from the replay buffer
     buffer_size: int = 64             # recent failures kept (oldest dropped first)
     max_feedback_tokens: int = 300    # the feedback's cap, as at evaluation
+    # an episode's reward: w·R(first attempt) + (1 − w)·R(final program); 0 rewards the
+    # final program alone, so a repaired first attempt earns as much as a correct one
+    first_attempt_weight: float = 0.0
 
     def __post_init__(self) -> None:
-        if not 0 <= self.replay_share <= 1:
-            raise ValueError(f"replay_share must be in [0, 1], got {self.replay_share}")
+        for name in ("replay_share", "first_attempt_weight"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
         if self.buffer_size < 1 or self.max_feedback_tokens < 1:
             raise ValueError("buffer_size and max_feedback_tokens must be at least 1")
 
@@ -203,13 +209,18 @@ class RepairRollout:
             env_mask[i] += [0] * len(turn) + [1] * len(second)
             final_ids[i] = list(second)
 
+        first_reward: list[float | None] = [None] * len(prompts)
+        for i, result in zip(fresh, first_results, strict=True):
+            first_reward[i] = self.reward.score(result)
         self._log(step, is_replay, first_results, len(repairs))
         return {"prompt_ids": prompt_ids, "completion_ids": completion_ids, "logprobs": None,
                 "env_mask": env_mask,
                 "final_text": [self._text(tokenizer, ids) for ids in final_ids],
                 "final_truncated": [not ids or ids[-1] not in generate.stop_ids
                                     for ids in final_ids],
-                "attempts": attempts, "problem_id": problem_ids}
+                "attempts": attempts, "problem_id": problem_ids,
+                "first_reward": first_reward,
+                "first_attempt_weight": self.options.first_attempt_weight}
 
     def _generator(self, trainer, tokenizer, seed_base: int):
         """Sampling with the trainer's temperature and top-p; each attempt is bounded by
