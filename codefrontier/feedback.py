@@ -184,3 +184,14 @@ def _example_status(run: ExampleRun) -> str:
 
 def _cut(text: str, chars: int) -> str:
     return head_tail(strip_controls(text).rstrip("\n"), chars)[0]
+
+
+def judged_feedback(pool, problem: Problem, program: str, verdicts: dict,
+                    max_tokens: int = 300,
+                    count_tokens: Callable[[str], int] = approx_tokens) -> str:
+    """The feedback on a judged program (`verdicts`: a row of verdicts.parquet, or a judge
+    SampleResult as a dict): its judgement's statistics and its runs on the statement's
+    examples in `pool`, rendered under the token cap. Repair at evaluation, repair
+    training and the SFT repair conversations all render it so."""
+    return render_feedback(failure_context(problem, verdicts, run_examples(pool, problem, program)),
+                           max_tokens, count_tokens)

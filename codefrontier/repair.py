@@ -26,7 +26,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from codefrontier import __version__
-from codefrontier.feedback import approx_tokens, failure_context, render_feedback, run_examples
+from codefrontier.feedback import approx_tokens, judged_feedback
 from codefrontier.frontier import (
     Checkpoint,
     cluster_standard_error,
@@ -105,8 +105,8 @@ def repair_checkpoint(model: str, problems_path: str | os.PathLike,
             for verdicts in failed:
                 sample = samples[(verdicts["problem_id"], verdicts["sample_id"])]
                 problem, program = problems[verdicts["problem_id"]], first_program(sample)
-                context = failure_context(problem, verdicts, run_examples(pool, problem, program))
-                feedback = render_feedback(context, max_feedback_tokens, count_tokens)
+                feedback = judged_feedback(pool, problem, program, verdicts, max_feedback_tokens,
+                                           count_tokens)
                 conversations.append(repair_conversation(problem, program, feedback))
                 firsts.append(sample)
             generations = engine.generate(conversations, sampling, progress) \

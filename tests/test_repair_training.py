@@ -14,7 +14,7 @@ from test_multi_turn_training import recorded_losses  # noqa: F401 - a fixture
 from test_training import FAST_SUM, SLOW_SUM, answer, sum_problem
 
 from codefrontier.embedded import EmbeddedModelSpec, init_embedded_model
-from codefrontier.feedback import approx_tokens, failure_context, render_feedback, run_examples
+from codefrontier.feedback import approx_tokens, judged_feedback
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.problems import save_problems
 from codefrontier.settings import reasoning
@@ -24,7 +24,6 @@ from codefrontier.train.repair import (
     Failure,
     RepairOptions,
     ReplayBuffer,
-    episode_feedback,
     feedback_turn_ids,
     replay_groups,
     row_groups,
@@ -140,7 +139,7 @@ def test_every_failed_attempt_gets_capped_feedback_without_hidden_data_and_no_re
     reward = JudgeReward("kinf", {task.problem_id: task}, judge, max_completion_length=400)
     (result,) = reward.judge([Sample(task.problem_id, 0, completion=answer(program))])
     assert result.verdicts[result.first_failure] == verdict
-    feedback = episode_feedback(judge, task, program, result, 120, approx_tokens)
+    feedback = judged_feedback(judge, task, program, asdict(result), 120, approx_tokens)
     assert approx_tokens(feedback) <= 120
     assert "\x00" not in feedback and "\x1b" not in feedback
     hidden = [t for t in task.tests if t.input not in STATEMENT]
@@ -174,8 +173,7 @@ def repairer(tmp_path_factory):
     save_problems([task], folder / "train.parquet")
     with JudgePool(workers=1) as pool:
         judged = pool.judge_one(task, Sample(task.problem_id, 0, code=WRONG_SUM))
-        feedback = render_feedback(failure_context(task, asdict(judged),
-                                                   run_examples(pool, task, WRONG_SUM)))
+        feedback = judged_feedback(pool, task, WRONG_SUM, asdict(judged))
     messages = [*reasoning.messages(task), {"role": "assistant", "content": answer(WRONG_SUM)},
                 {"role": "user", "content": feedback},
                 {"role": "assistant", "content": reasoning.answer("Fixed.", FAST_SUM)}]

@@ -218,7 +218,7 @@ def repair_turns(problem, instance: Instance, pool) -> list[dict] | None:
     when the slow reference passes every test (nothing to repair)."""
     from dataclasses import asdict
 
-    from codefrontier.feedback import failure_context, render_feedback, run_examples
+    from codefrontier.feedback import judged_feedback
     from codefrontier.judge import Sample
     from codefrontier.repair import repair_conversation
 
@@ -228,8 +228,7 @@ def repair_turns(problem, instance: Instance, pool) -> list[dict] | None:
     if result.outcome != "optimization_failure":
         raise RuntimeError(f"{problem.problem_id}: the slow reference is a "
                            f"{result.outcome}, not an optimization failure")
-    feedback = render_feedback(failure_context(problem, asdict(result),
-                                               run_examples(pool, problem, instance.slow)))
+    feedback = judged_feedback(pool, problem, instance.slow, asdict(result))
     plan = _pick(EFFICIENT_PLANS, instance.seed + "repair")
     conversation = repair_conversation(problem, instance.slow, feedback)
     return [*conversation[2:], {"role": "assistant",

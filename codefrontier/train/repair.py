@@ -34,7 +34,7 @@ from collections import Counter, deque
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from codefrontier.feedback import failure_context, render_feedback, run_examples
+from codefrontier.feedback import judged_feedback
 from codefrontier.generation.decode import Sampler, sample_prompts, stop_token_ids
 from codefrontier.judge import Sample
 from codefrontier.judge.extract import extract_code
@@ -106,15 +106,6 @@ def replay_groups(groups: int, buffered: int, share: float, rng: random.Random) 
     random, at most one per buffered failure."""
     wanted = min(round(share * groups), buffered)
     return sorted(rng.sample(range(groups), wanted))
-
-
-def episode_feedback(pool, problem: Problem, program: str, result, max_tokens: int,
-                     count_tokens) -> str:
-    """The feedback on a judged first attempt (a judge SampleResult), as repair at
-    evaluation renders it: the judgement's statistics and runs on the statement's
-    examples, under the token cap."""
-    context = failure_context(problem, asdict(result), run_examples(pool, problem, program))
-    return render_feedback(context, max_tokens, count_tokens)
 
 
 def feedback_turn_ids(tokenizer, feedback: str, end_of_turn: str) -> list[int]:
@@ -195,8 +186,8 @@ class RepairRollout:
                 continue
             problem = self.problems[problem_ids[i]]
             program = extract_code(self._text(tokenizer, firsts[i]))
-            feedback = episode_feedback(self.reward.pool, problem, program, result,
-                                        self.options.max_feedback_tokens, count_tokens)
+            feedback = judged_feedback(self.reward.pool, problem, program, asdict(result),
+                                       self.options.max_feedback_tokens, count_tokens)
             self.buffer.add(Failure(problem.problem_id, program, feedback, step))
             turn = feedback_turn_ids(tokenizer, feedback, tokenizer.decode(firsts[i][-1:]))
             repairs.append((i, turn))
