@@ -448,7 +448,9 @@ def build_parser() -> argparse.ArgumentParser:
     judge.add_argument("--out", required=True, help="verdicts (.parquet)")
     judge.add_argument("--workers", type=int, default=None, help="worker processes (default: cores)")
     judge.add_argument("--all-tests", action="store_true",
-                       help="run every test instead of stopping at the first failure")
+                       help="go on past wrong answers and errors instead of stopping at the "
+                            "first failure (a TLE or MLE still ends the run: longer tests "
+                            "count as failed)")
     judge.add_argument("--max-isolation", default="namespaces",
                        choices=("namespaces", "userns", "rlimits"),
                        help="strongest sandbox level to try (default: the strongest available)")

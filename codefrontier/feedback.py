@@ -4,8 +4,8 @@ A `FailureContext` is built from what judging already recorded about a sample (i
 verdicts row) plus runs of the program on the statement's own examples:
 
 - from the hidden tests only the first failing test's verdict, the decade of its input
-  length, its CPU time and peak memory against the problem's limits, and which decades
-  passed; never their inputs, outputs or the program's error text on them, so a repair
+  length, the problem's time or memory limit it went past (not the figure measured,
+  which varies from run to run), and which decades passed; never their inputs, outputs or the program's error text on them, so a repair
   policy cannot copy answers;
 - from the examples (public: they are in the statement) the input, the expected output,
   the program's output and its error, cut to head and tail.
@@ -64,10 +64,9 @@ class FailureContext:
     verdict: str | None = None            # the first failing hidden test's
     failed_decade: int | None = None      # 10^d <= its input bytes < 10^(d+1)
     passed_below: int | None = None       # the largest input length that passed, bytes
-    cpu_s: float | None = None            # on the first failing test
     time_limit_s: float | None = None
-    peak_mb: float | None = None
     memory_limit_mb: int | None = None
+    tle_cause: str | None = None          # TLE: "cpu" (over the limit) or "wall" (idle)
     format_error_cause: str | None = None
     examples: tuple[ExampleRun, ...] = ()
 
@@ -105,16 +104,11 @@ def failure_context(problem: Problem, verdicts: dict,
     if index is not None:
         fields = {"verdict": verdicts["verdicts"][index],
                   "failed_decade": decade(verdicts["input_lens"][index]),
-                  "cpu_s": _at(verdicts.get("cpu_s"), index),
-                  "peak_mb": _at(verdicts.get("peak_mb"), index)}
+                  "tle_cause": verdicts.get("tle_cause")}
     return FailureContext(outcome, passed_below=verdicts.get("max_passed_input_len"),
                           time_limit_s=problem.time_limit_s,
                           memory_limit_mb=problem.memory_limit_mb,
                           examples=tuple(examples), **fields)
-
-
-def _at(values, index: int):
-    return values[index] if values is not None and index < len(values) else None
 
 
 def approx_tokens(text: str) -> int:
@@ -168,11 +162,16 @@ def _hidden_tests_line(context: FailureContext) -> str:
     if context.passed_below:
         line += f", after passing every test up to {context.passed_below} bytes"
     line += "."
-    if context.verdict == Verdict.TLE and context.cpu_s is not None:
-        line += (f" It used {context.cpu_s:.2f} s of CPU time (limit {context.time_limit_s:g} s):"
-                 " it needs a more efficient algorithm.")
-    if context.verdict == Verdict.MLE and context.peak_mb is not None:
-        line += f" It used {context.peak_mb:.0f} MB (limit {context.memory_limit_mb} MB)."
+    # Past a limit the measured figure says nothing more than the limit does, and it
+    # varies from run to run: the message names the limit (so that the same failure
+    # always reads the same, e.g. in the SFT data).
+    if context.verdict == Verdict.TLE and context.tle_cause == "wall":
+        line += " It sat idle, asleep or blocked, until it was stopped."
+    elif context.verdict == Verdict.TLE:
+        line += (f" It used more than its {context.time_limit_s:g} s of CPU time: it needs a"
+                 " more efficient algorithm.")
+    if context.verdict == Verdict.MLE:
+        line += f" It needed more than its {context.memory_limit_mb} MB of memory."
     return line
 
 

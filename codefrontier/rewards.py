@@ -9,7 +9,9 @@ shaping variants are for the reward-shaping ablation:
 * continuous: the fraction of tests passed.
 
 Verdicts may stop at the first failure: tests that were never run count as
-failed, which is what they would have been worth to the reward.
+failed, which is what they would have been worth to the reward. The shaping variants
+have the judge go on past wrong answers and errors, but a run out of time or memory
+ends it there too: the longer tests, which would cost the limit again, count as failed.
 """
 
 from __future__ import annotations

@@ -107,6 +107,16 @@ def test_all_tests_runs_past_the_first_failure(judge):
     assert run(judge, stdin_problem(), code, all_tests=True).verdicts == ["AC", "WA", "AC", "AC"]
 
 
+def test_all_tests_stops_at_a_run_out_of_time():
+    """Longer tests would cost the limit again: they count as failed, unrun."""
+    tests = (Test("1\n", "1"), Test("7\n", "0"), Test("3000000\n", "3000000"),
+             Test("3000001\n", "3000001"))
+    problem = stdin_problem("slow-all", tests=tests, time_limit_s=0.5)
+    with JudgePool(workers=1) as pool:
+        result = run(pool, problem, SLOW_SUM + "while n > 10: pass\n", all_tests=True)
+    assert result.verdicts == ["AC", "WA", "TLE"]
+
+
 def test_records_cpu_time_peak_memory_and_input_lengths(judge):
     result = run(judge, stdin_problem(), SUM_OK)
     assert result.input_lens == [4, 6, 6, 6]
@@ -196,3 +206,29 @@ def test_problems_evicted_from_the_worker_caches_are_sent_again():
     with JudgePool(workers=1, cache_mb=0.0) as pool:
         results = pool.judge({"first": first, "second": second}, samples)
     assert [r.outcome for r in results] == ["correct"] * 6
+
+
+
+# every run fails with a message no other run prints
+ONE_OF_A_KIND = "import os\nraise SystemExit(os.urandom(16).hex())\n"
+
+
+def test_copies_of_a_program_are_judged_once():
+    """Copies in one batch and in the next share one run (and so one error message)."""
+    problem = stdin_problem("unique")
+    samples = [Sample(problem.problem_id, i, code=ONE_OF_A_KIND) for i in range(24)]
+    with JudgePool(workers=2) as pool:
+        first = pool.judge({problem.problem_id: problem}, samples)
+        again = pool.judge({problem.problem_id: problem}, samples)
+    assert [r.sample_id for r in first] == list(range(24))
+    assert {r.verdicts[0] for r in first} == {"RE"}
+    assert len({r.error for r in first + again}) == 1
+
+
+def test_a_program_is_judged_afresh_under_other_limits_or_tests():
+    variants = [stdin_problem("unique"), stdin_problem("unique", time_limit_s=1.5),
+                stdin_problem("unique", tests=(Test("1 2\n", "3"),))]
+    with JudgePool(workers=1) as pool:
+        errors = {run(pool, problem, ONE_OF_A_KIND).error for problem in variants}
+        errors |= {run(pool, variants[0], ONE_OF_A_KIND, all_tests=True).error}
+    assert len(errors) == 4

@@ -27,6 +27,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from codefrontier.judge import wire
+from codefrontier.judge.cache import ByteBudgetCache
 from codefrontier.judge.extract import extract_code
 from codefrontier.judge.isolation import LEVELS, Isolation
 from codefrontier.judge.verdicts import Outcome, Verdict, classify, first_failure
@@ -179,11 +180,15 @@ class JudgePool:
     output_limit_mb: stdout cap per test; more is OLE.
     cache_mb: per worker, the tests (and, in the sandbox, the inputs) of recently
         judged problems are kept up to this size, so a sample sends only its program.
+    reply_cache_mb: the replies of recently judged programs, kept up to this size: a
+        program judged again on the same tests under the same limits (a sample's copy in
+        this batch, or in an earlier one) reuses its verdicts instead of running again.
     """
 
     def __init__(self, workers: int | None = None, max_isolation: str = "namespaces",
                  output_limit_mb: float = DEFAULT_OUTPUT_LIMIT_MB,
-                 processes_per_test: int = 32, cache_mb: float = 256.0) -> None:
+                 processes_per_test: int = 32, cache_mb: float = 256.0,
+                 reply_cache_mb: float = 64.0) -> None:
         if max_isolation not in LEVELS:
             raise ValueError(f"max_isolation {max_isolation!r} is not one of {LEVELS}")
         count = workers or workers_per_process()
@@ -196,6 +201,7 @@ class JudgePool:
         for worker in self._workers:
             self._idle.put(worker)
         self._tests_cache: dict[Problem, tuple[list[list[str]], list[int], str]] = {}
+        self._replies = ByteBudgetCache(int(reply_cache_mb * 2**20))
         self._lock = threading.Lock()
         self.isolation = self._workers[0].isolation
         log.info("judge sandbox: %s (%d workers)", self.isolation.describe(), count)
@@ -234,18 +240,38 @@ class JudgePool:
             return cached
 
     def judge_one(self, problem: Problem, sample: Sample, all_tests: bool = False) -> SampleResult:
-        tests, input_lens, tests_key = self._ordered_tests(problem)
+        request = self._request(problem, sample, all_tests)
+        if isinstance(request, SampleResult):
+            return request
+        return self._result(problem, sample,
+                            self._judged(problem, request, _request_key(request)))
+
+    def _request(self, problem: Problem, sample: Sample, all_tests: bool) -> dict | SampleResult:
+        """What a worker gets to judge `sample`, or its result when there is nothing to run
+        (a format error)."""
+        _, input_lens, tests_key = self._ordered_tests(problem)
         if sample.episode_error:
             return _format_error(sample, input_lens, self.isolation.level, sample.episode_error)
         code = sample.code if sample.code is not None else extract_code(sample.completion)
         if code is None:
             cause = "truncated" if sample.finish_reason == "length" else "no_code_block"
             return _format_error(sample, input_lens, self.isolation.level, cause)
-        request = {"op": "judge", "code": code, "kind": problem.kind,
-                   "func_name": problem.func_name, "time_limit_s": problem.time_limit_s,
-                   "memory_limit_mb": problem.memory_limit_mb,
-                   "output_limit_mb": self.output_limit_mb, "all_tests": all_tests,
-                   "tests_key": tests_key}
+        return {"op": "judge", "code": code, "kind": problem.kind,
+                "func_name": problem.func_name, "time_limit_s": problem.time_limit_s,
+                "memory_limit_mb": problem.memory_limit_mb,
+                "output_limit_mb": self.output_limit_mb, "all_tests": all_tests,
+                "tests_key": tests_key}
+
+    def _judged(self, problem: Problem, request: dict, key: str) -> tuple[dict, str]:
+        """A worker's reply to `request` (whose `_request_key` is `key`) and the isolation
+        it ran under. A program already judged on the same tests under the same limits is
+        not run again: its reply is taken from the cache (so copies of a randomized
+        program share one draw)."""
+        with self._lock:
+            cached = self._replies.get(key)
+        if cached is not None:
+            return cached
+        tests, _, _ = self._ordered_tests(problem)
         timeout = COMPILE_ALLOWANCE_S + len(tests) * (2.0 * problem.time_limit_s + 3.0)
         worker = self._idle.get()
         try:
@@ -253,13 +279,21 @@ class JudgePool:
             if reply.get("op") == "need_tests":  # first time, or evicted from its cache
                 reply = worker.request({**request, "tests": tests}, timeout)
         except WorkerDied as error:
-            log.warning("%s/%s: judge worker lost (%s); scored RE", sample.problem_id,
-                        sample.sample_id, error)
+            log.warning("%s: judge worker lost (%s); scored RE", problem.problem_id, error)
             reply = {"runs": [{"verdict": Verdict.RE.value, "cpu_s": 0.0, "peak_mb": 0.0,
                                "stderr": f"judge worker lost: {error}"}], "compile_error": ""}
+            return reply, worker.isolation.level  # not cached: the next copy runs afresh
         finally:
             self._idle.put(worker)
-        return _result_from_reply(sample, reply, input_lens, worker.isolation.level)
+        judged = (reply, worker.isolation.level)
+        with self._lock:
+            self._replies.put(key, judged, len(json.dumps(reply)) + len(request["code"]))
+        return judged
+
+    def _result(self, problem: Problem, sample: Sample, judged: tuple[dict, str]) -> SampleResult:
+        _, input_lens, _ = self._ordered_tests(problem)
+        reply, isolation = judged
+        return _result_from_reply(sample, reply, input_lens, isolation)
 
     def execute(self, code: str, stdin: str = "", time_limit_s: float = 2.0,
                 memory_limit_mb: int = 512, output_chars: int = 2000, kind: str = "stdin",
@@ -300,16 +334,31 @@ class JudgePool:
         if unknown:
             shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
             raise KeyError(f"{len(unknown)} samples name problems not in the problem set: {shown}")
+        requests = [self._request(problems[s.problem_id], s, all_tests) for s in samples]
+        keys = [_request_key(r) if isinstance(r, dict) else None for r in requests]
+        # copies of one program are judged once, by the first sample that holds it
+        first_of: dict[str, int] = {}
+        for index, key in enumerate(keys):
+            if key is not None:
+                first_of.setdefault(key, index)
         with ThreadPoolExecutor(max_workers=len(self._workers)) as executor:
-            futures = [executor.submit(self.judge_one, problems[s.problem_id], s, all_tests)
-                       for s in samples]
-            bar = tqdm(total=len(futures), desc="judging", unit="sample", disable=not progress)
+            replies = {key: executor.submit(self._judged, problems[samples[index].problem_id],
+                                            requests[index], key)
+                       for key, index in first_of.items()}
+            bar = tqdm(total=len(samples), desc="judging", unit="sample", disable=not progress)
             results = []
-            for future in futures:
-                results.append(future.result())
+            for sample, request, key in zip(samples, requests, keys, strict=True):
+                if key is not None:
+                    request = self._result(problems[sample.problem_id], sample,
+                                           replies[key].result())
+                results.append(request)
                 bar.update()
             bar.close()
         return results
+
+
+def _request_key(request: dict) -> str:
+    return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
 
 
 def _format_error(sample: Sample, input_lens: list[int], isolation: str,

@@ -84,6 +84,12 @@ def ends_from_wire(lengths: list[list[int]], payload: bytes) -> list[StreamEnds]
     return streams
 
 
+# With all_tests, judging goes on past a wrong answer or an error but ends at these: a
+# program out of time or memory on one input is taken to be so on every longer one (the
+# tests run in ascending input length), and running it again would cost the limit again.
+PAST_A_LIMIT = (Verdict.TLE, Verdict.MLE)
+
+
 def runtime_verdict(run: TestRun, time_limit_s: float, output_limit_bytes: int) -> Verdict | None:
     """The verdict of a run from how it ended, or None when its output must be compared."""
     # SIGXCPU comes from RLIMIT_CPU alone; its tick-sampled clock can fire a hair before
@@ -144,7 +150,8 @@ def judge_request(request: dict, seq: int, zygote_in: int, zygote_out: int) -> d
                          "wall_timeout": run.wall_timeout,
                          "stderr": run.stderr if verdict == Verdict.RE else "",
                          "setup_failed": run.exit_code == EXIT_SETUP})
-            more = index + 1 < len(tests) and (verdict == Verdict.AC or request["all_tests"])
+            more = index + 1 < len(tests) and (verdict == Verdict.AC or (
+                request["all_tests"] and verdict not in PAST_A_LIMIT))
             wire.send(zygote_in, {"op": "next" if more else "stop", "seq": seq})
         elif op == "sample_end":
             if header["status"] != 0 and len(runs) < len(tests) and not compile_error:
