@@ -21,6 +21,7 @@ configfile: "config.yaml"
 # config files' own values, which `codefrontier audit` compares with
 validate(config, "config.schema.yaml", set_default=False)
 wf.check_grid(config)
+wf.set_job_environment(config)
 
 MODELS = list(config["models"])
 SETTINGS = config["settings"]

@@ -9,6 +9,7 @@ compares it with what the current config gives.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from pathlib import Path
 from typing import Any
@@ -347,6 +348,14 @@ def merge_options(config: dict) -> str:
     """`--merge MODEL LOW HIGH` per model with a merge: names the endpoints for the tables."""
     return " ".join(f"--merge {model} {m['merge']['low']} {m['merge']['high']}"
                     for model, m in config["models"].items() if m.get("merge"))
+
+
+def set_job_environment(config: dict) -> None:
+    """Export the config's `environment` to every job this Snakemake starts (and to the
+    jobs of a cluster, which read the Snakefile again); a variable the user already set
+    keeps its value."""
+    for name, value in (config.get("environment") or {}).items():
+        os.environ.setdefault(name, str(value))
 
 
 def rule_helpers(config: dict):

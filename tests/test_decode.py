@@ -73,3 +73,40 @@ def test_nucleus_keeps_the_smallest_set_reaching_top_p():
     assert torch.allclose(kept[0], torch.tensor([0.5, 0.3, 0.0, 0.0]) / 0.8)
     # the most likely token alone passes 0.8: it stays, alone
     assert torch.equal(kept[1], torch.tensor([0.0, 1.0, 0.0, 0.0]))
+
+
+def test_growing_layer_holds_what_concatenation_would():
+    """Writes in place, through a batch selection and a cut of leading columns, and
+    copies into a new buffer when its room runs out or its views were replaced."""
+    from codefrontier.generation.kv_cache import GrowingLayer
+
+    torch.manual_seed(0)
+    layer, keys, values = GrowingLayer(headroom=3), torch.empty(5, 2, 0, 4), torch.empty(5, 2, 0, 4)
+
+    def step(length):
+        nonlocal keys, values
+        k, v = torch.randn(keys.shape[0], 2, length, 4), torch.randn(keys.shape[0], 2, length, 4)
+        keys, values = torch.cat([keys, k], dim=2), torch.cat([values, v], dim=2)
+        got = layer.update(k, v)
+        assert torch.equal(got[0], keys) and torch.equal(got[1], values)
+
+    step(6)  # a buffer with room for 6 + 3 columns
+    buffer = layer._buffers[0]
+    step(1), step(1)
+    assert layer._buffers[0] is buffer  # written in place
+    keep = torch.tensor([0, 3, 4])
+    layer.batch_select_indices(keep)
+    keys, values = keys[keep], values[keep]
+    buffer = layer._buffers[0]
+    step(1)  # the ninth column, in place
+    assert layer._buffers[0] is buffer
+    layer.keys, layer.values = layer.keys[:, :, 2:], layer.values[:, :, 2:]  # shared padding
+    keys, values = keys[:, :, 2:], values[:, :, 2:]
+    step(1)  # no room left: a new buffer, 7 + 1 + 3 columns
+    assert layer._buffers[0] is not buffer
+    buffer = layer._buffers[0]
+    step(2)
+    assert layer._buffers[0] is buffer
+    layer.keys, layer.values = layer.keys.clone(), layer.values.clone()
+    step(1)  # no longer views of the buffer: copied
+    assert layer._buffers[0] is not buffer

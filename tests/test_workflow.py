@@ -426,3 +426,13 @@ def test_every_output_records_its_provenance(smoke_run):
     assert merged["config"]["slice"] == {"low": "k2", "high": "kinf", "alpha": "1.5"}
     rl = json.loads((results / "tiny" / "reasoning" / "rl" / "kinf" / "provenance.json").read_text())
     assert rl["reward"] == "kinf" and rl["transformers_version"]
+
+
+def test_the_job_environment_is_exported_without_overriding_the_user(monkeypatch):
+    monkeypatch.setenv("CODEFRONTIER_SET_BY_USER", "mine")
+    monkeypatch.delenv("CODEFRONTIER_FROM_CONFIG", raising=False)
+    wf.set_job_environment({"environment": {"CODEFRONTIER_SET_BY_USER": "config's",
+                                            "CODEFRONTIER_FROM_CONFIG": "config's"}})
+    assert os.environ["CODEFRONTIER_SET_BY_USER"] == "mine"
+    assert os.environ["CODEFRONTIER_FROM_CONFIG"] == "config's"
+    monkeypatch.delenv("CODEFRONTIER_FROM_CONFIG")

@@ -87,13 +87,14 @@ def sample_batch(model, input_ids, attention_mask, max_new_tokens: int, stop_ids
     """New tokens for each left-padded row, up to and including its first stop token (or
     max_new_tokens of them)."""
     import torch
-    from transformers import DynamicCache
+
+    from codefrontier.generation.kv_cache import growing_cache
 
     rows = torch.arange(input_ids.shape[0])
     generated: list[list[int]] = [[] for _ in range(input_ids.shape[0])]
     stop = torch.tensor(sorted(stop_ids), dtype=input_ids.dtype)
     positions = (attention_mask.cumsum(-1) - 1).clamp(min=0)
-    cache = DynamicCache(config=model.config)
+    cache = growing_cache(model.config, headroom=max_new_tokens)
     with torch.inference_mode():
         logits = model(input_ids=input_ids, attention_mask=attention_mask,
                        position_ids=positions, cache=cache, use_cache=True,
