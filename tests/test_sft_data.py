@@ -151,3 +151,13 @@ def test_two_builds_are_identical(records):
                       settings=("reasoning", "tool_use", "agentic"))
     assert [r["messages"] for r in again] == [r["messages"] for r in records]
     assert any("(ok, 0.0 s CPU)" in r["messages"] for r in records)
+
+
+def test_two_builds_with_repairs_are_identical():
+    """A repair conversation quotes the judge on a slow reference that ran out of time:
+    it names the limit, not the CPU time measured, so two builds agree."""
+    first, again = (build_sft("train", 1, families=FAMILIES, knob_pool=3, with_repairs=True)
+                    for _ in range(2))
+    repairs = [r["messages"] for r in first if r["variant"] == "repair"]
+    assert repairs and all("more than its" in m for m in repairs)
+    assert [r["messages"] for r in again] == [r["messages"] for r in first]

@@ -379,3 +379,41 @@ def test_set_values_are_read_as_yaml_but_yes_and_no_stay_words():
                             "report_to=[none]", "max_steps=20", "lr_scheduler_type=cosine"]) == {
         "learning_rate": 1e-3, "bf16": True, "save_strategy": "no", "report_to": ["none"],
         "max_steps": 20, "lr_scheduler_type": "cosine"}
+
+
+def test_the_single_turn_rollout_serves_temperature_and_top_p_without_vllm():
+    from types import SimpleNamespace
+
+    from codefrontier.train.rollout import SingleTurnRollout
+
+    defaults = {"use_vllm": False, "top_k": 0, "min_p": None, "repetition_penalty": 1.0,
+                "generation_kwargs": None, "temperature": 0.3, "top_p": 0.9}  # GRPOConfig's
+    assert SingleTurnRollout.serves(SimpleNamespace(**defaults))
+    for change in ({"use_vllm": True}, {"top_k": 5}, {"min_p": 0.1}, {"repetition_penalty": 1.1},
+                   {"generation_kwargs": {"top_k": 5}}):
+        assert not SingleTurnRollout.serves(SimpleNamespace(**{**defaults, **change})), change
+
+
+@pytest.mark.slow
+def test_grpo_trains_on_the_compacting_samplers_completions(sft_model, data, tmp_path):
+    """Each row stops at its own stop token or at the length budget (the sampler drops
+    rows as they stop), and the rewards TRL computes come from those completions."""
+    from codefrontier.checkpoint_io import load_tokenizer
+    from codefrontier.train.grpo import run_grpo
+
+    tokenizer = load_tokenizer(str(sft_model))
+    seen = []
+
+    def record(completions, completion_ids, **_):
+        seen.extend(completion_ids)
+        return [float(len(ids) % 2) for ids in completion_ids]
+
+    run_grpo(str(sft_model), data / "train.parquet", "recorded", tmp_path / "rl",
+             {"max_steps": 2, "num_generations": 4, "per_device_train_batch_size": 8,
+              "max_completion_length": 24, "temperature": 1.0},
+             judge_workers=1, reward_function=record)
+    assert len(seen) == 16
+    stops = {tokenizer.eos_token_id, tokenizer.convert_tokens_to_ids("<|im_end|>")}
+    ended = [ids for ids in seen if len(ids) < 24]
+    assert ended and all(ids[-1] in stops for ids in ended)
+    assert all(len(ids) <= 24 for ids in seen)

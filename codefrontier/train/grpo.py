@@ -1,6 +1,8 @@
 """GRPO with TRL's GRPOTrainer and a reward computed by the judge.
 
-One run per reward (R_k for a k, R_inf, or a shaping variant). Completions are
+One run per reward (R_k for a k, R_inf, or a shaping variant). Single-turn completions
+are sampled by the evaluation's compacting sampler (train/rollout.py) unless vLLM
+samples; multi-turn settings run TRL's tool loop. Completions are
 judged in the sandbox by a JudgePool whose workers are fresh processes started
 before the trainer touches an accelerator; a hostile or broken completion gets
 a verdict, never an exception in the training loop. For R_k only the tests the
@@ -35,6 +37,7 @@ from codefrontier.settings.episodes import rollout_answer
 from codefrontier.settings.multi_turn import MultiTurnSetting
 from codefrontier.train.common import train_and_save, trainer_config, work_dir_for
 from codefrontier.train.repair import REPAIR_LOG, RepairOptions, RepairRollout
+from codefrontier.train.rollout import SingleTurnRollout
 
 log = logging.getLogger("codefrontier.train.grpo")
 
@@ -221,6 +224,8 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
         if repair is not None:
             extra["rollout_func"] = RepairRollout(problems, runner, reward_function, repair,
                                                   work / REPAIR_LOG)
+        elif not extra and SingleTurnRollout.serves(config):
+            extra["rollout_func"] = SingleTurnRollout()  # the compacting sampler
         trainer = GRPOTrainer(model=model, reward_funcs=[reward_function], args=config,
                               train_dataset=prompt_dataset(problems, runner),
                               processing_class=load_tokenizer(model), **extra)

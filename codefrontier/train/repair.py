@@ -35,12 +35,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from codefrontier.feedback import judged_feedback
-from codefrontier.generation.decode import Sampler, sample_prompts, stop_token_ids
 from codefrontier.judge import Sample
 from codefrontier.judge.extract import extract_code
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.problems import Problem
 from codefrontier.repair import REPAIRABLE, repair_conversation, token_counter
+from codefrontier.train.rollout import policy_sampler, render_prompt
 
 REPAIR_LOG = "repair.jsonl"  # in the work folder, beside rewards.jsonl
 
@@ -168,8 +168,8 @@ class RepairRollout:
                 contexts[row], problem_ids[row], is_replay[row] = \
                     conversation, failure.problem_id, True
 
-        generate = self._generator(trainer, tokenizer, seed_base=self.calls)
-        prompt_ids = [self._render(tokenizer, c) for c in contexts]
+        generate = policy_sampler(trainer, tokenizer, seed_base=self.calls)
+        prompt_ids = [render_prompt(tokenizer, c) for c in contexts]
         firsts = generate(prompt_ids, 0)
         completion_ids = [list(ids) for ids in firsts]
         env_mask = [[1] * len(ids) for ids in firsts]
@@ -212,41 +212,6 @@ class RepairRollout:
                 "attempts": attempts, "problem_id": problem_ids,
                 "first_reward": first_reward,
                 "first_attempt_weight": self.options.first_attempt_weight}
-
-    def _generator(self, trainer, tokenizer, seed_base: int):
-        """Sampling with the trainer's temperature and top-p; each attempt is bounded by
-        max_completion_length. With `use_vllm` the trainer's vLLM engine samples (TRL
-        has synced its weights before calling the rollout); it is called for every
-        attempt, even with no prompts, since its server mode gathers across processes."""
-        args = trainer.args
-        model = trainer.accelerator.unwrap_model(trainer.model)
-        stop_ids = stop_token_ids(model, tokenizer)
-        sampler = Sampler(args.temperature, args.top_p)
-
-        def generate(prompts: list[list[int]], attempt: int) -> list[list[int]]:
-            if getattr(trainer, "use_vllm", False):
-                _, completions, _, _ = trainer.vllm_generation.generate(
-                    prompts=prompts, images=None, num_generations=1)
-                return completions
-            if not prompts:
-                return []
-            was_training = model.training
-            model.eval()
-            try:
-                return sample_prompts(model, prompts, tokenizer.pad_token_id,
-                                      args.max_completion_length, stop_ids, sampler,
-                                      seed=(args.seed * 1_000 + seed_base) * 2 + attempt,
-                                      batch_size=len(prompts))
-            finally:
-                model.train(was_training)
-
-        generate.stop_ids = stop_ids
-        return generate
-
-    @staticmethod
-    def _render(tokenizer, messages: list[dict]) -> list[int]:
-        text = tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
-        return tokenizer(text, add_special_tokens=False)["input_ids"]
 
     @staticmethod
     def _text(tokenizer, ids: list[int]) -> str:

@@ -1,0 +1,80 @@
+"""Rollouts of our own for GRPOTrainer (its `rollout_func`), sampled by the compacting
+sampler of generation/decode.py.
+
+Without vLLM, TRL samples with `model.generate`: every row of the batch stays until the
+longest completion ends, and the KV cache is copied at each step. A GRPO step of the
+default spent a third of its time there. `SingleTurnRollout` samples the reasoning
+setting's completions with the evaluation's sampler instead (rows leave the batch when
+they stop; the cache grows in place) and hands TRL the token ids; TRL computes the
+log-probabilities, the loss and everything else as it does for its own samples. With
+`use_vllm`, TRL's own vLLM path is kept. The repair rollout (train/repair.py) samples
+its attempts through the same `policy_sampler`.
+"""
+
+from __future__ import annotations
+
+from codefrontier.generation.decode import Sampler, sample_prompts, stop_token_ids
+
+
+def render_prompt(tokenizer, messages: list[dict]) -> list[int]:
+    """The token ids of a conversation with the assistant's turn opened, as TRL renders
+    its prompts."""
+    text = tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+    return tokenizer(text, add_special_tokens=False)["input_ids"]
+
+
+def policy_sampler(trainer, tokenizer, seed_base: int):
+    """`generate(prompts_ids, attempt) -> completions_ids` with the trainer's policy,
+    temperature and top-p, each completion bounded by max_completion_length (and ending
+    with its stop token, when it stopped). With `use_vllm` the trainer's vLLM engine
+    samples (TRL has synced its weights before calling a rollout); it is called even
+    with no prompts, since its server mode gathers across processes. `generate.stop_ids`
+    holds the stop tokens."""
+    args = trainer.args
+    model = trainer.accelerator.unwrap_model(trainer.model)
+    stop_ids = stop_token_ids(model, tokenizer)
+    sampler = Sampler(args.temperature, args.top_p)
+
+    def generate(prompts: list[list[int]], attempt: int = 0) -> list[list[int]]:
+        if getattr(trainer, "use_vllm", False):
+            _, completions, _, _ = trainer.vllm_generation.generate(
+                prompts=prompts, images=None, num_generations=1)
+            return completions
+        if not prompts:
+            return []
+        was_training = model.training
+        model.eval()
+        try:
+            return sample_prompts(model, prompts, tokenizer.pad_token_id,
+                                  args.max_completion_length, stop_ids, sampler,
+                                  seed=(args.seed * 1_000 + seed_base) * 2 + attempt,
+                                  batch_size=len(prompts))
+        finally:
+            model.train(was_training)
+
+    generate.stop_ids = stop_ids
+    return generate
+
+
+class SingleTurnRollout:
+    """GRPOTrainer's `rollout_func` for single-turn settings on the transformers backend:
+    one completion per prompt row (TRL has already repeated each prompt
+    `num_generations` times)."""
+
+    def __init__(self) -> None:
+        self.__name__ = "single_turn_rollout"
+        self.calls = 0
+
+    @staticmethod
+    def serves(config) -> bool:
+        """Whether the rollout can sample as `config` (a GRPOConfig) asks: without vLLM,
+        with temperature and top-p alone (other sampling options keep TRL's generate)."""
+        return (not config.use_vllm and not config.top_k and config.min_p is None
+                and config.repetition_penalty == 1.0 and not config.generation_kwargs)
+
+    def __call__(self, prompts: list[list[dict]], trainer) -> dict:
+        self.calls += 1
+        tokenizer = trainer.processing_class
+        prompt_ids = [render_prompt(tokenizer, messages) for messages in prompts]
+        completion_ids = policy_sampler(trainer, tokenizer, seed_base=self.calls)(prompt_ids)
+        return {"prompt_ids": prompt_ids, "completion_ids": completion_ids, "logprobs": None}
