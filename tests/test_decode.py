@@ -110,3 +110,57 @@ def test_growing_layer_holds_what_concatenation_would():
     layer.keys, layer.values = layer.keys.clone(), layer.values.clone()
     step(1)  # no longer views of the buffer: copied
     assert layer._buffers[0] is not buffer
+
+
+def random_prompts(lengths, seed):
+    generator = torch.Generator().manual_seed(seed)
+    return [torch.randint(20, 48, (n,), generator=generator).tolist() for n in lengths]
+
+
+def test_next_turns_reuse_the_cached_rows_and_sample_what_a_full_prefill_would(model):
+    """Greedy second turns (prompt + reply + new tokens, some replies re-rendered with
+    other last tokens) are the same with the prefix cache as without it, and only the
+    tokens no cached row shares are prefilled."""
+    from codefrontier.generation.decode import sample_prompts
+    from codefrontier.generation.prefix_cache import PrefixCache
+
+    greedy = Sampler(temperature=0)
+    prompts = random_prompts([5, 17, 9, 30, 12], seed=3)
+    cache = PrefixCache()
+    replies = sample_prompts(model, prompts, 0, 25, STOPS, greedy, seed=0, batch_size=2,
+                             prefix_cache=cache)
+    assert len(cache) == len(prompts)
+    tool_results = random_prompts([4, 9, 1, 6, 3], seed=4)
+    turns = [p + r + t for p, r, t in zip(prompts, replies, tool_results, strict=True)]
+    longest = max(range(len(replies)), key=lambda i: len(replies[i]))
+    assert len(replies[longest]) > 3
+    # the reply re-rendered: its last three tokens differ
+    turns[longest] = prompts[longest] + replies[longest][:-3] + [15, 15] + tool_results[longest]
+    turns.append([16] + random_prompts([7], seed=5)[0])  # a new conversation: no reuse
+    cache.reused_tokens = 0
+    reused = sample_prompts(model, turns, 0, 25, STOPS, greedy, seed=0, batch_size=3,
+                            prefix_cache=cache)
+    assert reused == sample_prompts(model, turns, 0, 25, STOPS, greedy, seed=0, batch_size=3)
+    # each row's keys and values cover its prompt and its reply but the reply's last token
+    shared = [len(p) + len(r) - 1 for p, r in zip(prompts, replies, strict=True)]
+    shared[longest] -= 2
+    assert cache.reused_tokens == sum(shared)
+
+
+def test_the_prefix_cache_keeps_the_last_two_calls_within_its_budget():
+    from codefrontier.generation.prefix_cache import CachedRow, PrefixCache
+
+    def row(tokens):
+        tensor = torch.zeros(2, len(tokens), 4)  # 32 bytes per token, keys and values 64
+        return CachedRow(tuple(tokens), (tensor,), (tensor,))
+
+    cache = PrefixCache(budget_mb=150 / 2**20)  # two rows of one token, not three
+    cache.add(row([1])), cache.add(row([1, 2]))
+    assert len(cache) == 1  # the second would pass the budget
+    cache.end_call()
+    cache.add(row([3]))
+    assert cache.match([1, 2, 5]) == (1, cache._previous[0])
+    assert cache.match([3, 4])[0] == 1
+    assert cache.match([3]) == (0, None)  # the last token is always prefilled
+    cache.end_call(), cache.end_call()
+    assert len(cache) == 0 and cache.match([1, 2, 5]) == (0, None)

@@ -223,7 +223,13 @@ def test_two_repair_steps_give_the_feedback_no_loss_and_replay_failures(
         assert headline in masked  # the feedback turn is in the completion, without loss
         assert headline not in trained
         assert trained.count("```python") == 2  # both attempts carry the loss
-    # replayed rows: the feedback is in the prompt, the completion is one attempt
-    assert all(tokenizer.decode(ids[completion == 1]).count("```python") == 1
-               for ids, completion in zip(recorded_losses[-1]["completion_ids"],
-                                          recorded_losses[-1]["completion_mask"], strict=True))
+    # replayed rows: the prompt is the task's; the failed program and its feedback open the
+    # completion without loss, and the one attempt after them carries it
+    replayed = recorded_losses[-1]
+    assert "tool_mask" in replayed
+    for ids, completion, mask in zip(replayed["completion_ids"], replayed["completion_mask"],
+                                     replayed["tool_mask"], strict=True):
+        masked = tokenizer.decode(ids[(completion == 1) & (mask == 0)])
+        trained = tokenizer.decode(ids[(completion == 1) & (mask == 1)])
+        assert headline in masked and "My program:" in masked
+        assert trained.count("```python") == 1 and headline not in trained

@@ -6,11 +6,15 @@ padded cache. Multi-turn episodes are dominated by a few long turns, so here the
 that emitted a stop token leave the batch (and the KV cache) at once, and the padding
 columns that no remaining row needs are cut away. Continuous batching in transformers
 (`generate_batch`) does more, but its paged attention ran about 8x slower on CPU here.
+With a prefix cache (prefix_cache.py) a prompt that extends a finished row, the next
+turn of an episode, prefills only its new tokens.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from codefrontier.generation.prefix_cache import CachedRow, PrefixCache
 
 
 @dataclass(frozen=True)
@@ -54,38 +58,104 @@ def stop_token_ids(model, tokenizer) -> set[int]:
 
 def sample_prompts(model, prompts: list[list[int]], pad_id: int, max_new_tokens: int,
                    stop_ids: set[int], sampler: Sampler, seed: int, batch_size: int,
-                   on_batch=None) -> list[list[int]]:
+                   on_batch=None, prefix_cache: PrefixCache | None = None
+                   ) -> list[list[int]]:
     """New tokens for each prompt (token ids), as `sample_batch` gives them. Prompts are
     batched in order of length, so that little padding is attended; the batch starting
     at sorted row `start` draws from a generator seeded with seed * 1_000_003 + start, so
     the result does not depend on how many rows other calls had. `on_batch(rows)` is
-    called after each batch (progress bars)."""
+    called after each batch (progress bars). With a `prefix_cache` (generation/
+    prefix_cache.py: only while the weights stay the same) each prompt prefills only
+    what no cached row shares with it, and every finished row is cached."""
     import torch
+
+    from codefrontier.generation.kv_cache import growing_cache
 
     device = next(model.parameters()).device
     order = sorted(range(len(prompts)), key=lambda i: len(prompts[i]))
     completions: list[list[int] | None] = [None] * len(prompts)
     for start in range(0, len(order), batch_size):
         batch = order[start:start + batch_size]
-        width = max(len(prompts[i]) for i in batch)
-        input_ids = torch.tensor([[pad_id] * (width - len(prompts[i])) + prompts[i]
-                                  for i in batch], device=device)
-        attention_mask = torch.tensor([[0] * (width - len(prompts[i])) + [1] * len(prompts[i])
-                                       for i in batch], device=device)
+        cache = growing_cache(model.config, headroom=max_new_tokens)
+        reuse = prefix_cache if prefix_cache is not None and _all_growing(cache) else None
+        matches = [reuse.match(prompts[i]) if reuse else (0, None) for i in batch]
+        suffixes = [prompts[i][shared:] for i, (shared, _) in zip(batch, matches, strict=True)]
+        width = max(map(len, suffixes))
+        input_ids = torch.tensor([[pad_id] * (width - len(s)) + s for s in suffixes],
+                                 device=device)
+        attention_mask = torch.tensor([[0] * (width - len(s)) + [1] * len(s) for s in suffixes],
+                                      device=device)
+        if any(shared for shared, _ in matches):
+            cache = growing_cache(model.config, headroom=max_new_tokens + width)
+            attention_mask = torch.cat([_fill_cache(cache, matches, device), attention_mask], 1)
         generator = torch.Generator(device).manual_seed(seed * 1_000_003 + start)
+        keep = None if reuse is None else _keeper(reuse, [prompts[i] for i in batch])
         for i, new_ids in zip(batch, sample_batch(model, input_ids, attention_mask,
-                                                  max_new_tokens, stop_ids, sampler, generator),
+                                                  max_new_tokens, stop_ids, sampler, generator,
+                                                  cache=cache, keep=keep),
                               strict=True):
             completions[i] = new_ids
         if on_batch is not None:
             on_batch(len(batch))
+    if prefix_cache is not None:
+        prefix_cache.end_call()
     return completions
 
 
+def _all_growing(cache) -> bool:
+    """Whether every layer holds all positions (no sliding window): only then can cached
+    keys and values stand in for a prefix."""
+    from codefrontier.generation.kv_cache import GrowingLayer
+
+    return all(isinstance(layer, GrowingLayer) for layer in cache.layers)
+
+
+def _fill_cache(cache, matches: list[tuple[int, CachedRow | None]], device):
+    """Write each row's shared prefix into `cache`, left-padded to the longest; returns
+    the attention mask of those columns."""
+    import torch
+
+    width = max(shared for shared, _ in matches)
+    mask = torch.zeros(len(matches), width, dtype=torch.long, device=device)
+    template = next(row for _, row in matches if row is not None)
+    for index, layer in enumerate(cache.layers):
+        heads, _, dim = template.keys[index].shape
+        like = template.keys[index]
+        keys = like.new_zeros(len(matches), heads, width, dim, device=device)
+        values = like.new_zeros(len(matches), heads, width, dim, device=device)
+        for b, (shared, row) in enumerate(matches):
+            if shared:
+                keys[b, :, width - shared:] = row.keys[index][:, :shared]
+                values[b, :, width - shared:] = row.values[index][:, :shared]
+                mask[b, width - shared:] = 1
+        layer.update(keys, values)
+    return mask
+
+
+def _keeper(prefix_cache: PrefixCache, prompts: list[list[int]]):
+    """`keep(row, local, generated, cache, row_mask)` for sample_batch: caches the keys
+    and values of a finished row (batch row `row`, at index `local` of the cache): its
+    prompt and every generated token but the last, which was never fed to the model."""
+
+    def keep(row: int, local: int, generated: list[int], cache, row_mask) -> None:
+        columns = row_mask.bool()
+        token_ids = (*prompts[row], *generated[:-1])
+        keys = tuple(layer.keys[local][:, columns] for layer in cache.layers)
+        values = tuple(layer.values[local][:, columns] for layer in cache.layers)
+        if keys[0].shape[1] != len(token_ids):
+            raise RuntimeError("the cached columns do not match the row's tokens")
+        prefix_cache.add(CachedRow(token_ids, keys, values))
+
+    return keep
+
+
 def sample_batch(model, input_ids, attention_mask, max_new_tokens: int, stop_ids: set[int],
-                 sampler: Sampler, generator=None) -> list[list[int]]:
+                 sampler: Sampler, generator=None, cache=None, keep=None) -> list[list[int]]:
     """New tokens for each left-padded row, up to and including its first stop token (or
-    max_new_tokens of them)."""
+    max_new_tokens of them). A `cache` may already hold keys and values of earlier
+    columns, which `attention_mask` then covers too (it is wider than `input_ids`).
+    `keep(row, local, generated, cache, row_mask)` is called for each row as it finishes,
+    while its keys and values are still in the cache."""
     import torch
 
     from codefrontier.generation.kv_cache import growing_cache
@@ -93,8 +163,9 @@ def sample_batch(model, input_ids, attention_mask, max_new_tokens: int, stop_ids
     rows = torch.arange(input_ids.shape[0])
     generated: list[list[int]] = [[] for _ in range(input_ids.shape[0])]
     stop = torch.tensor(sorted(stop_ids), dtype=input_ids.dtype)
-    positions = (attention_mask.cumsum(-1) - 1).clamp(min=0)
-    cache = growing_cache(model.config, headroom=max_new_tokens)
+    positions = (attention_mask.cumsum(-1) - 1).clamp(min=0)[:, -input_ids.shape[1]:]
+    if cache is None:
+        cache = growing_cache(model.config, headroom=max_new_tokens)
     with torch.inference_mode():
         logits = model(input_ids=input_ids, attention_mask=attention_mask,
                        position_ids=positions, cache=cache, use_cache=True,
@@ -106,12 +177,19 @@ def sample_batch(model, input_ids, attention_mask, max_new_tokens: int, stop_ids
                 generated[row].append(token)
             running = ~torch.isin(tokens, stop)
             if step == max_new_tokens - 1 or not running.any():
+                running[:] = False
+            if keep is not None:
+                for local in (~running).nonzero().squeeze(1).tolist():
+                    row = int(rows[local])
+                    keep(row, local, generated[row], cache, attention_mask[local])
+            if not running.any():
                 break
             if not running.all():
-                keep = running.nonzero().squeeze(1)
-                cache.batch_select_indices(keep)
-                rows, tokens = rows[keep], tokens[keep]
-                attention_mask, next_position = attention_mask[keep], next_position[keep]
+                keep_rows = running.nonzero().squeeze(1)
+                cache.batch_select_indices(keep_rows)
+                rows, tokens = rows[keep_rows], tokens[keep_rows]
+                attention_mask = attention_mask[keep_rows]
+                next_position = next_position[keep_rows]
                 attention_mask = _drop_shared_padding(cache, attention_mask)
             attention_mask = torch.cat([attention_mask, attention_mask.new_ones(len(rows), 1)],
                                        dim=1)

@@ -1,5 +1,7 @@
 """Generation with transformers models: batched, left-padded, KV cache on, finished rows
-leave the batch (generation.decode); CPU or one GPU."""
+leave the batch (generation.decode), and a prompt that extends an earlier row (the next
+turn of an episode) prefills only its new tokens (generation.prefix_cache); CPU or one
+GPU."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from tqdm import tqdm
 
 from codefrontier.generation.base import Backend, Generation, SamplingSettings
 from codefrontier.generation.decode import Sampler, sample_prompts, stop_token_ids
+from codefrontier.generation.prefix_cache import PrefixCache
 
 log = logging.getLogger("codefrontier.generation")
 
@@ -17,7 +20,7 @@ class TransformersBackend(Backend):
     name = "transformers"
 
     def __init__(self, model: str, batch_size: int = 16, device: str | None = None,
-                 dtype: str = "auto") -> None:
+                 dtype: str = "auto", prefix_cache_mb: float = 2048) -> None:
         import torch
         from transformers import AutoModelForCausalLM
 
@@ -30,6 +33,7 @@ class TransformersBackend(Backend):
         self.model.eval()
         self.batch_size = batch_size
         self._stop_ids = stop_token_ids(self.model, self.tokenizer)
+        self.prefix_cache = PrefixCache(prefix_cache_mb) if prefix_cache_mb > 0 else None
 
     def generate(self, conversations: list[list[dict]], settings: SamplingSettings,
                  progress: bool = True, tools: list | None = None) -> list[list[Generation]]:
@@ -43,7 +47,8 @@ class TransformersBackend(Backend):
         completions = sample_prompts(self.model, rows, self.tokenizer.pad_token_id,
                                      settings.max_new_tokens, self._stop_ids,
                                      Sampler(settings.temperature, settings.top_p),
-                                     settings.seed, self.batch_size, on_batch=bar.update)
+                                     settings.seed, self.batch_size, on_batch=bar.update,
+                                     prefix_cache=self.prefix_cache)
         bar.close()
         generations = [self._to_generation(ids, row) for ids, row in zip(completions, rows,
                                                                          strict=True)]
@@ -59,4 +64,8 @@ class TransformersBackend(Backend):
                           token_ids=tuple(with_stop), prompt_token_ids=tuple(prompt_ids))
 
     def close(self) -> None:
+        if self.prefix_cache is not None and self.prefix_cache.prompt_tokens:
+            log.info("prefix cache: %d of %d prompt tokens were not prefilled again",
+                     self.prefix_cache.reused_tokens, self.prefix_cache.prompt_tokens)
+        self.prefix_cache = None
         del self.model

@@ -14,9 +14,10 @@ group (TRL repeats each prompt `num_generations` times). A group is either
   repairable failure enters the replay buffer;
 * replayed (`replay_share` of the groups, as far as the buffer holds failures): the
   group's problem gives way to the newest failure in the buffer, of whatever problem.
-  The prompt is the repair conversation of evaluation (repair.repair_conversation)
-  around that failure of the policy itself, and the completion is the second attempt
-  alone; the rows' `problem_id` (which the reward reads) is the failure's.
+  The policy answers the repair conversation of evaluation (repair.repair_conversation)
+  around that failure of the policy itself. The row's prompt is the failure's task; its
+  completion is the failed program and the feedback, which carry no loss, then the
+  second attempt; the rows' `problem_id` (which the reward reads) is the failure's.
 
 The reward (grpo.JudgeReward) judges each row's final program, the second attempt where
 there is one, with the run's reward (R_inf or an R_k); with `first_attempt_weight` w an
@@ -168,7 +169,7 @@ class RepairRollout:
                 contexts[row], problem_ids[row], is_replay[row] = \
                     conversation, failure.problem_id, True
 
-        generate = policy_sampler(trainer, tokenizer, seed_base=self.calls)
+        generate = policy_sampler(trainer, tokenizer, seed_base=self.calls, reuse_prefixes=True)
         prompt_ids = [render_prompt(tokenizer, c) for c in contexts]
         firsts = generate(prompt_ids, 0)
         completion_ids = [list(ids) for ids in firsts]
@@ -200,6 +201,11 @@ class RepairRollout:
             env_mask[i] += [0] * len(turn) + [1] * len(second)
             final_ids[i] = list(second)
 
+        for i in (i for i in range(len(prompts)) if is_replay[i]):
+            prompt_ids[i], context = self._split_replay(tokenizer, contexts[i], prompt_ids[i])
+            completion_ids[i] = context + completion_ids[i]
+            env_mask[i] = [0] * len(context) + env_mask[i]
+
         first_reward: list[float | None] = [None] * len(prompts)
         for i, result in zip(fresh, first_results, strict=True):
             first_reward[i] = self.reward.score(result)
@@ -212,6 +218,19 @@ class RepairRollout:
                 "attempts": attempts, "problem_id": problem_ids,
                 "first_reward": first_reward,
                 "first_attempt_weight": self.options.first_attempt_weight}
+
+    @staticmethod
+    def _split_replay(tokenizer, conversation: list[dict],
+                      ids: list[int]) -> tuple[list[int], list[int]]:
+        """A replayed row's rendered repair conversation split into the task prompt and
+        the failed program with its feedback, which go to the completion with no loss.
+        The loss is the same as with all of it in the prompt, but TRL pads every prompt
+        to the longest and every completion to the longest: the replayed rows' long
+        prompts made every row of the batch half again as long."""
+        task = render_prompt(tokenizer, conversation[:-2])  # the problem's own prompt
+        if ids[:len(task)] != task:
+            return ids, []  # the template renders the task otherwise here: keep it whole
+        return task, ids[len(task):]
 
     @staticmethod
     def _text(tokenizer, ids: list[int]) -> str:

@@ -14,6 +14,7 @@ its attempts through the same `policy_sampler`.
 from __future__ import annotations
 
 from codefrontier.generation.decode import Sampler, sample_prompts, stop_token_ids
+from codefrontier.generation.prefix_cache import PrefixCache
 
 
 def render_prompt(tokenizer, messages: list[dict]) -> list[int]:
@@ -23,17 +24,20 @@ def render_prompt(tokenizer, messages: list[dict]) -> list[int]:
     return tokenizer(text, add_special_tokens=False)["input_ids"]
 
 
-def policy_sampler(trainer, tokenizer, seed_base: int):
+def policy_sampler(trainer, tokenizer, seed_base: int, reuse_prefixes: bool = False):
     """`generate(prompts_ids, attempt) -> completions_ids` with the trainer's policy,
     temperature and top-p, each completion bounded by max_completion_length (and ending
     with its stop token, when it stopped). With `use_vllm` the trainer's vLLM engine
     samples (TRL has synced its weights before calling a rollout); it is called even
     with no prompts, since its server mode gathers across processes. `generate.stop_ids`
-    holds the stop tokens."""
+    holds the stop tokens. With `reuse_prefixes` a prompt that extends an earlier
+    prompt and its completion (a second attempt after feedback) prefills only its new
+    tokens: make one sampler per rollout, since the weights change between rollouts."""
     args = trainer.args
     model = trainer.accelerator.unwrap_model(trainer.model)
     stop_ids = stop_token_ids(model, tokenizer)
     sampler = Sampler(args.temperature, args.top_p)
+    prefix_cache = PrefixCache() if reuse_prefixes else None
 
     def generate(prompts: list[list[int]], attempt: int = 0) -> list[list[int]]:
         if getattr(trainer, "use_vllm", False):
@@ -48,7 +52,7 @@ def policy_sampler(trainer, tokenizer, seed_base: int):
             return sample_prompts(model, prompts, tokenizer.pad_token_id,
                                   args.max_completion_length, stop_ids, sampler,
                                   seed=(args.seed * 1_000 + seed_base) * 2 + attempt,
-                                  batch_size=len(prompts))
+                                  batch_size=len(prompts), prefix_cache=prefix_cache)
         finally:
             model.train(was_training)
 

@@ -10,7 +10,7 @@ def generate(rng, n, knobs):
     # Long runs of one letter hold long palindromes: expanding around every centre
     # is then quadratic. Short strings get a few other letters too.
     n = max(n, 1)
-    other = max(0.005, 2 / n)
+    other = max(0.0025, 2 / n)
     return "".join("a" if rng.random() >= other else rng.choice("bc") for _ in range(n)) + "\n"
 
 
