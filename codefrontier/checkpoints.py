@@ -11,8 +11,10 @@ A checkpoint of the grid is named
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 SFT = "sft"
 RL_PREFIX = "rl-"
@@ -23,6 +25,18 @@ ALPHA_PATTERN = r"-?[0-9.]+(e-?[0-9]+)?"
 REPAIR_PREFIX = "repair-"  # a repair-training run's reward: repair-kinf, repair-k3
 REWARD_PATTERN = r"(repair-)?(k[0-9.]+|kinf)|shaped-disc|shaped-cont"
 NAME_PATTERN = rf"{SFT}|{RL_PREFIX}[^/]+|{ALPHA_PREFIX}{ALPHA_PATTERN}"
+
+
+def repaired_verdicts_path(first: str | os.PathLike) -> Path:
+    """Where the second attempts' verdicts of a checkpoint's first attempts
+    (results/{model}/{setting}/{ckpt}/verdicts.parquet) lie: repair/verdicts.parquet
+    beside them."""
+    return Path(first).parent / "repair" / "verdicts.parquet"
+
+
+def first_verdicts_path(repaired: str | os.PathLike) -> Path:
+    """The first attempts' verdicts that `repaired` (repaired_verdicts_path) repairs."""
+    return Path(repaired).parent.parent / "verdicts.parquet"
 
 
 def format_alpha(alpha: float) -> str:

@@ -326,15 +326,14 @@ def _frontier(args: argparse.Namespace) -> int:
 
 def _episodes(repaired: list[str]) -> dict:
     """(model, setting, ckpt) -> episode counts, from second attempts' verdict files
-    (results/{model}/{setting}/{ckpt}/repair/verdicts.parquet) beside the first ones."""
-    from pathlib import Path
-
+    (checkpoints.repaired_verdicts_path) beside the first ones."""
+    from codefrontier.checkpoints import first_verdicts_path
     from codefrontier.frontier import Checkpoint, episode_counts
     from codefrontier.tables import read_records
 
     episodes = {}
-    for path in map(Path, repaired):
-        first = Checkpoint.from_verdicts_path(path.parent.parent / "verdicts.parquet")
+    for path in repaired:
+        first = Checkpoint.from_verdicts_path(first_verdicts_path(path))
         episodes[(first.model, first.setting, first.name)] = episode_counts(
             read_records(first.verdicts), read_records(path))
     return episodes

@@ -26,6 +26,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from codefrontier import __version__
+from codefrontier.checkpoints import repaired_verdicts_path
 from codefrontier.feedback import approx_tokens, judged_feedback
 from codefrontier.frontier import (
     Checkpoint,
@@ -178,7 +179,7 @@ def write_repair_table(first_verdicts: list[str | os.PathLike], out: str | os.Pa
     for path in first_verdicts:
         ckpt = Checkpoint.from_verdicts_path(path)
         rows += repair_rows(read_records(ckpt.verdicts),
-                            read_records(ckpt.verdicts.parent / "repair" / "verdicts.parquet"),
+                            read_records(repaired_verdicts_path(ckpt.verdicts)),
                             ckpt.model, ckpt.setting, ckpt.name)
     write_records(rows, out, schema=REPAIR_SCHEMA)
     return Path(out)

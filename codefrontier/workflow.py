@@ -19,6 +19,7 @@ from codefrontier.checkpoints import (
     CheckpointName,
     alpha_name,
     repair_run,
+    repaired_verdicts_path,
     rl_name,
     trained_reward,
 )
@@ -140,8 +141,7 @@ def repair_verdict_files(config: dict) -> list[str]:
 
 def repaired_verdict_files(config: dict) -> list[str]:
     """The second attempts' verdicts, beside repair_verdict_files' first ones."""
-    return [str(Path(path).parent / "repair" / "verdicts.parquet")
-            for path in repair_verdict_files(config)]
+    return [str(repaired_verdicts_path(path)) for path in repair_verdict_files(config)]
 
 
 def repair_options(config: dict, setting: str) -> str:

@@ -12,7 +12,12 @@ import pytest
 import yaml
 
 from codefrontier import workflow as wf
-from codefrontier.checkpoints import CheckpointName, format_alpha
+from codefrontier.checkpoints import (
+    CheckpointName,
+    first_verdicts_path,
+    format_alpha,
+    repaired_verdicts_path,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 SMOKE = REPO / "configs" / "smoke.yaml"
@@ -112,6 +117,8 @@ def test_repair_adds_second_attempts_for_the_checkpoints_it_names(tmp_path):
     assert wf.repaired_verdict_files(config)[:2] == [
         "results/tiny/reasoning/sft/repair/verdicts.parquet",
         "results/tiny/reasoning/rl-kinf/repair/verdicts.parquet"]
+    first = "results/tiny/agentic/a0.5/verdicts.parquet"
+    assert str(first_verdicts_path(repaired_verdicts_path(first))) == first
     options = wf.repair_options(config, "agentic")
     assert "--temperature 0.5" in options and "--max-feedback-tokens 200" in options
     assert "--max-new-tokens 256" in options and "--n" not in options  # agentic's own budget
