@@ -7,8 +7,8 @@
 # problems and the reasoning samples of sft and rl-k2; BASE (default ca4537a, before
 # judge deduplication, the in-place KV cache and the job environment) is checked out in
 # a temporary worktree. Each command runs once with each tree, on one thread, with the
-# options of config.yaml; this tree's runs get the config's job environment
-# (GLIBC_TUNABLES), as Snakemake jobs do. Prints wall, user and system seconds per run
+# options of config.yaml; a tree whose config.yaml sets the job environment
+# (GLIBC_TUNABLES) gets it, as its Snakemake jobs do. Prints wall, user and system seconds per run
 # and whether the two trees' outputs agree (completions, or judged outcomes).
 set -euo pipefail
 results=$(realpath "${1:-results}")
@@ -24,7 +24,8 @@ export OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1
 timed() {  # timed LABEL TREE OUT ARGS...: one run of `codefrontier ARGS --out OUT`
   local label=$1 tree=$2 out=$3; shift 3
   local env=(PYTHONPATH="$tree")
-  [ "$tree" = "$here" ] && env+=(GLIBC_TUNABLES="$tunables")
+  # a tree whose config has the job environment gets it, as its Snakemake jobs would
+  grep -q GLIBC_TUNABLES "$tree/config.yaml" && env+=(GLIBC_TUNABLES="$tunables")
   (cd "$work" && env "${env[@]}" /usr/bin/time -f "$label: %e s wall, %U s user, %S s system" \
     -o "$work/time" "$python" -m codefrontier.cli "$@" --quiet --out "$out" > /dev/null 2>&1)
   cat "$work/time"
@@ -39,13 +40,15 @@ print(f'  $1 agree on {(a[\"$1\"].values == b[\"$1\"].values).mean():.1%} of {le
 
 problems=$results/data/eval.parquet
 sampling=(--temperature 0.2 --top-p 1.0 --seed 0)
-for setting in reasoning agentic; do
-  if [ $setting = reasoning ]; then
-    options=(--n 5 --max-new-tokens 200 --batch-size 80)
-  else
-    options=(--n 2 --max-new-tokens 256 --batch-size 96 --max-turns 4 --command-cpu-s 5
-             --command-wall-s 10 --workspace-mb 64 --output-chars 600 --judge-workers 1)
-  fi
+for setting in reasoning tool_use agentic; do
+  case $setting in
+    reasoning) options=(--n 5 --max-new-tokens 200 --batch-size 80) ;;
+    tool_use) options=(--n 2 --max-new-tokens 256 --batch-size 96 --max-tool-calls 2
+                       --tool-output-chars 600 --judge-workers 1) ;;
+    agentic) options=(--n 2 --max-new-tokens 256 --batch-size 96 --max-turns 4
+                      --command-cpu-s 5 --command-wall-s 10 --workspace-mb 64
+                      --output-chars 600 --judge-workers 1) ;;
+  esac
   for tree in "$work/base" "$here"; do
     name=$([ "$tree" = "$here" ] && echo this || echo "$base")
     timed "sample $setting sft ($name)" "$tree" "$work/$setting-$name.parquet" sample \

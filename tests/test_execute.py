@@ -135,6 +135,18 @@ def test_a_call_based_program_ends_stdout_with_its_return_value(judge):
     assert unserializable.status == "error" and "not JSON" in unserializable.stderr
 
 
+def test_a_call_based_programs_error_shows_its_frames_and_none_of_the_harness(judge):
+    """The judge's own paths never reach an observation: they depend on the checkout."""
+    missing = judge.execute("class Solution:\n    pass\n", "[1]", kind="call", func_name="f")
+    assert missing.stderr == "AttributeError: 'Solution' object has no attribute 'f'\n"
+    raising = judge.execute("class Solution:\n    def f(self, n):\n        return 1 // n\n",
+                            "0", kind="call", func_name="f")
+    assert raising.stderr.startswith("Traceback (most recent call last):\n")
+    assert raising.stderr.endswith('  File "main.py", line 3, in f\nZeroDivisionError: '
+                                   "integer division or modulo by zero\n")
+    assert "codefrontier" not in raising.stderr
+
+
 def test_a_huge_return_value_is_cut_too(judge):
     code = "class Solution:\n    def f(self, n):\n        print('start')\n        return list(range(n))\n"
     result = judge.execute(code, "100000", kind="call", func_name="f", output_chars=100)

@@ -170,8 +170,7 @@ def run_test_child(
         os._exit(EXIT_MEMORY)
     except BaseException as error:
         try:
-            # Skip this harness's own frame: the traceback starts in the program.
-            traceback.print_exception(type(error), error, error.__traceback__.tb_next)
+            traceback.print_exception(type(error), error, _program_frames(error.__traceback__))
         except MemoryError:
             os._exit(EXIT_MEMORY)
         except BaseException:
@@ -180,6 +179,17 @@ def run_test_child(
     if not _flush_streams() and status == 0:
         status = EXIT_FLUSH_FAILED
     os._exit(status)
+
+
+def _program_frames(tb):
+    """The traceback from its first frame outside this harness. A program's error shows
+    its own frames only: the harness's file path depends on where the project is
+    checked out, and tool observations that held it made two checkouts sample
+    different episodes (an error raised by the harness itself, as calling a method the
+    class lacks, keeps just its message)."""
+    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+        tb = tb.tb_next
+    return tb
 
 
 def _exit_status(code: object) -> int:
