@@ -145,6 +145,7 @@ def test_next_turns_reuse_the_cached_rows_and_sample_what_a_full_prefill_would(m
     shared = [len(p) + len(r) - 1 for p, r in zip(prompts, replies, strict=True)]
     shared[longest] -= 2
     assert cache.reused_tokens == sum(shared)
+    assert cache.prompt_tokens == sum(map(len, prompts)) + sum(map(len, turns))
 
 
 def test_the_prefix_cache_keeps_the_last_two_calls_within_its_budget():

@@ -78,7 +78,7 @@ def sample_prompts(model, prompts: list[list[int]], pad_id: int, max_new_tokens:
         batch = order[start:start + batch_size]
         cache = growing_cache(model.config, headroom=max_new_tokens)
         reuse = prefix_cache if prefix_cache is not None and _all_growing(cache) else None
-        matches = [reuse.match(prompts[i]) if reuse else (0, None) for i in batch]
+        matches = [reuse.match(prompts[i]) if reuse is not None else (0, None) for i in batch]
         suffixes = [prompts[i][shared:] for i, (shared, _) in zip(batch, matches, strict=True)]
         width = max(map(len, suffixes))
         input_ids = torch.tensor([[pad_id] * (width - len(s)) + s for s in suffixes],
