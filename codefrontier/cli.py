@@ -230,6 +230,9 @@ def _generation_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-new-tokens", type=int, default=1024)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch-size", type=int, default=16, help="transformers backend")
+    parser.add_argument("--prefix-cache-mb", type=float, default=2048,
+                        help="transformers backend: keys and values kept for prompts that "
+                             "extend earlier ones, an episode's next turn (0: off)")
     parser.add_argument("--tensor-parallel-size", type=int, default=1, help="vllm backend")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
@@ -258,7 +261,8 @@ def _generation(args: argparse.Namespace, n: int):
 
     sampling = SamplingSettings(n=n, temperature=args.temperature, top_p=args.top_p,
                                 max_new_tokens=args.max_new_tokens, seed=args.seed)
-    options = {"batch_size": args.batch_size} if args.backend == "transformers" else \
+    options = {"batch_size": args.batch_size, "prefix_cache_mb": args.prefix_cache_mb} \
+        if args.backend == "transformers" else \
         {"tensor_parallel_size": args.tensor_parallel_size, "seed": args.seed}
     return sampling, options
 
