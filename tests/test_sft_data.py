@@ -161,3 +161,23 @@ def test_two_builds_with_repairs_are_identical():
     repairs = [r["messages"] for r in first if r["variant"] == "repair"]
     assert repairs and all("more than its" in m for m in repairs)
     assert [r["messages"] for r in again] == [r["messages"] for r in first]
+
+
+def test_repairs_quote_a_judgement_on_tests_of_certain_verdict():
+    """The slow reference is judged on the tests under 100 bytes, which it passes in
+    milliseconds, and on the largest, which takes it at least three limits: where its
+    first time-out falls on the others depends on the machine and its load."""
+    from codefrontier.suite.build import to_problem
+    from codefrontier.suite.sft import certain_tests
+
+    for instance in instances("train", 1, families=FAMILIES, knob_pool=3):
+        problem = to_problem(instance)
+        kept = certain_tests(problem).tests
+        lengths = sorted(t.input_len for t in problem.tests)
+        assert [t.input_len for t in kept] == [n for n in lengths[:-1] if n < 100] + lengths[-1:]
+    records = build_sft("train", 1, families=FAMILIES, knob_pool=3, with_repairs=True)
+    for record in (r for r in records if r["variant"] == "repair"):
+        feedback = [m for m in json.loads(record["messages"]) if m["role"] == "user"][-1]["content"]
+        assert "after passing every test up to" in feedback
+        passed = int(feedback.split("after passing every test up to ")[1].split()[0])
+        assert passed < 100

@@ -19,8 +19,9 @@ after its first failure it has no way to go on.
 With repairs (`with_repairs`), each instance with a slow reference also gives one
 reasoning conversation in the format of repair (repair.py): the slow program as the
 model's first answer, the feedback on its real judgement on the instance's hidden tests
-(it exceeds the time limit on the large ones), and the efficient program as the second
-answer. Without it the SFT policy has never seen a turn after its answer, and answers
+(it exceeds the time limit on the largest; judged on the tests whose verdicts the
+calibration makes certain, so that the data are the same on every machine), and the
+efficient program as the second answer. Without it the SFT policy has never seen a turn after its answer, and answers
 feedback with noise.
 
 The tool results come from the settings' own environments, driven by these scripted
@@ -213,6 +214,22 @@ TURNS = {"reasoning": reasoning_turns, "tool_use": tool_use_turns, "agentic": ag
 FIX_TURNS = {"tool_use": tool_use_fix_turns, "agentic": agentic_fix_turns}
 
 
+def certain_tests(problem):
+    """The problem with only the tests whose verdict on the slow reference the suite's
+    calibration makes certain on any machine: those shorter than 100 bytes, which it
+    passes in milliseconds, and the largest, on which it needs at least three time
+    limits. Judged on every test, the slow reference's first time-out falls on a test
+    it finishes in about the limit now and then, and its feedback, the SFT data, the
+    tokenizer trained on them and so every checkpoint differed between two runs."""
+    from dataclasses import replace
+
+    from codefrontier.suite.calibrate import SLOW_MUST_PASS_BYTES
+
+    tests = problem.tests_by_input_length()
+    small = [t for t in tests[:-1] if t.input_len < SLOW_MUST_PASS_BYTES]
+    return replace(problem, tests=(*small, tests[-1]))
+
+
 def repair_turns(problem, instance: Instance, pool) -> list[dict] | None:
     """The slow reference, the feedback on its judgement, the efficient reference; None
     when the slow reference passes every test (nothing to repair)."""
@@ -222,7 +239,8 @@ def repair_turns(problem, instance: Instance, pool) -> list[dict] | None:
     from codefrontier.judge import Sample
     from codefrontier.repair import repair_conversation
 
-    result = pool.judge_one(problem, Sample(problem.problem_id, 0, code=instance.slow))
+    result = pool.judge_one(certain_tests(problem),
+                            Sample(problem.problem_id, 0, code=instance.slow))
     if result.outcome == "correct":
         return None
     if result.outcome != "optimization_failure":
