@@ -16,6 +16,9 @@ For every model × setting with a merge curve (the `all` rows of the frontier ta
 - **in reach**: every checkpoint with α in [0, 1] solves at least 10% of samples
   and has under 25% format errors (the causes of the most frequent format errors are
   named: a tool call the parser could not read, a turn budget run out, no submission);
+- **the SFT policy speaks the protocol**: at least 80% of the SFT checkpoint's samples
+  are well formed, with no format error (in the multi-turn settings: valid tool calls,
+  a submission), the most frequent causes named otherwise;
 - **ensembles**: the interpolation + extrapolation pool against the best single
   checkpoint at every budget (gain and its bootstrap interval), and the problems
   only extrapolated checkpoints solve (reported, no threshold);
@@ -48,6 +51,7 @@ MIN_INTERPOLATION_POINTS = 5
 MAX_SPEARMAN = -0.8
 MIN_CORRECT = 0.10
 MAX_FORMAT_ERRORS = 0.25
+MIN_SFT_WELL_FORMED = 0.80
 
 
 @dataclass(frozen=True)
@@ -161,6 +165,19 @@ def in_reach(curve: pd.DataFrame) -> Claim:
                  f"{worst} over α in [0, 1] (needs correct ≥ {MIN_CORRECT:.2f}, format errors "
                  f"< {MAX_FORMAT_ERRORS:.2f})"
                  + (f"; short: {', '.join(weak['checkpoint'])}" if not weak.empty else ""))
+
+
+def protocol_learned(rows: pd.DataFrame) -> Claim | None:
+    """Whether SFT taught the setting's answer format (None without an SFT row)."""
+    sft = rows[rows["kind"] == "sft"]
+    if sft.empty:
+        return None
+    row = sft.iloc[0]
+    well_formed = 1 - row["rate_format_error"]
+    causes = format_causes(row)
+    return Claim("the SFT policy speaks the protocol", bool(well_formed >= MIN_SFT_WELL_FORMED),
+                 f"{row['checkpoint']}: {well_formed:.3f} of samples well formed (needs ≥ "
+                 f"{MIN_SFT_WELL_FORMED:.2f})" + (f"; format errors: {causes}" if causes else ""))
 
 
 def episode_summary(rows: pd.DataFrame) -> str:
@@ -300,8 +317,9 @@ def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.Dat
     low, high = low.iloc[0], high.iloc[0]
     delta = endpoints_differ(model, trained_in(rows, setting), delta_norms)
     claims = [delta, endpoints_separate(low, high), interpolation_trend(curve),
-              extrapolation(curve, low, high), in_reach(curve),
-              ensemble_summary(ensemble, model, setting)]
+              extrapolation(curve, low, high), in_reach(curve)]
+    claims += [c for c in (protocol_learned(rows),) if c]
+    claims.append(ensemble_summary(ensemble, model, setting))
     claims += [c for c in (off_curve(rows), repair_summary(repair, model, setting)) if c]
     warnings = []
     if indistinguishable(low, high, delta):

@@ -40,7 +40,9 @@ NORMS = {("tiny", "reasoning", name): 1.5 for name in ("a-0.5", "a0.25", "a0.5",
 def test_a_run_with_a_frontier_passes_every_claim():
     report, warnings = check(FRONTIER, ENSEMBLE, NORMS)
     assert warnings == []
-    assert report.count(": holds.") == 5 and "DOES NOT HOLD" not in report
+    assert report.count(": holds.") == 6 and "DOES NOT HOLD" not in report
+    assert "**the SFT policy speaks the protocol**: holds. sft: 0.950 of samples well formed" \
+        in report
     assert "Spearman ρ(α, optimization failures) = -1.00 over 5 α" in report
     assert "α=1.5 optimization failures 0.020 ± 0.020, below both endpoints" in report
     assert "Problems only extrapolated checkpoints solve: 1" in report
@@ -85,7 +87,7 @@ def test_one_section_per_model_and_setting_in_setting_order():
     report, warnings = check(frontier, ensemble, norms)
     headings = [line for line in report.splitlines() if line.startswith("## ")]
     assert headings == ["## tiny / reasoning", "## tiny / tool_use", "## tiny / agentic"]
-    assert warnings == [] and report.count(": holds.") == 15
+    assert warnings == [] and report.count(": holds.") == 18
 
 
 def test_a_setting_is_checked_on_its_own_rows():
@@ -130,6 +132,17 @@ def test_multi_turn_sections_name_format_causes_and_episode_lengths():
     assert ("highest format errors 0.300 (a0.5: no submission 0.200, turn budget exhausted "
             "0.100)") in agentic_section
     assert "**in reach of the model**: DOES NOT HOLD" in agentic_section
+    assert "**the SFT policy speaks the protocol**: holds" in agentic_section
+
+
+def test_an_sft_policy_that_rarely_answers_in_format_is_reported():
+    sloppy = FRONTIER.copy()
+    sft = sloppy["checkpoint"] == "sft"
+    sloppy.loc[sft, ["rate_correctness_failure", "rate_format_error"]] = [0.25, 0.25]
+    sloppy.loc[sft, "format_no_code_block_rate"] = 0.25
+    report, _ = check(sloppy, ENSEMBLE, NORMS)
+    assert ("**the SFT policy speaks the protocol**: DOES NOT HOLD. sft: 0.750 of samples well "
+            "formed (needs ≥ 0.80); format errors: no code block 0.250") in report
 
 
 def test_runs_off_the_curve_are_reported_by_their_frontier_distance():
