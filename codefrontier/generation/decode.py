@@ -74,10 +74,9 @@ def sample_prompts(model, prompts: list[list[int]], pad_id: int, max_new_tokens:
     device = next(model.parameters()).device
     order = sorted(range(len(prompts)), key=lambda i: len(prompts[i]))
     completions: list[list[int] | None] = [None] * len(prompts)
+    reuse = prefix_cache if prefix_cache is not None and _all_growing(model.config) else None
     for start in range(0, len(order), batch_size):
         batch = order[start:start + batch_size]
-        cache = growing_cache(model.config, headroom=max_new_tokens)
-        reuse = prefix_cache if prefix_cache is not None and _all_growing(cache) else None
         matches = [reuse.match(prompts[i]) if reuse is not None else (0, None) for i in batch]
         suffixes = [prompts[i][shared:] for i, (shared, _) in zip(batch, matches, strict=True)]
         width = max(map(len, suffixes))
@@ -85,8 +84,10 @@ def sample_prompts(model, prompts: list[list[int]], pad_id: int, max_new_tokens:
                                  device=device)
         attention_mask = torch.tensor([[0] * (width - len(s)) + [1] * len(s) for s in suffixes],
                                       device=device)
-        if any(shared for shared, _ in matches):
-            cache = growing_cache(model.config, headroom=max_new_tokens + width)
+        reused = any(shared for shared, _ in matches)
+        # a filled cache's buffers are made before the prefill: room for it too
+        cache = growing_cache(model.config, headroom=max_new_tokens + (width if reused else 0))
+        if reused:
             attention_mask = torch.cat([_fill_cache(cache, matches, device), attention_mask], 1)
         generator = torch.Generator(device).manual_seed(seed * 1_000_003 + start)
         keep = None if reuse is None else _keeper(reuse, [prompts[i] for i in batch])
@@ -102,12 +103,12 @@ def sample_prompts(model, prompts: list[list[int]], pad_id: int, max_new_tokens:
     return completions
 
 
-def _all_growing(cache) -> bool:
-    """Whether every layer holds all positions (no sliding window): only then can cached
-    keys and values stand in for a prefix."""
-    from codefrontier.generation.kv_cache import GrowingLayer
+def _all_growing(config) -> bool:
+    """Whether every cache layer of the model holds all positions (no sliding window):
+    only then can cached keys and values stand in for a prefix."""
+    from codefrontier.generation.kv_cache import GrowingLayer, growing_cache
 
-    return all(isinstance(layer, GrowingLayer) for layer in cache.layers)
+    return all(isinstance(layer, GrowingLayer) for layer in growing_cache(config, 1).layers)
 
 
 def _fill_cache(cache, matches: list[tuple[int, CachedRow | None]], device):

@@ -21,8 +21,8 @@ reasoning conversation in the format of repair (repair.py): the slow program as 
 model's first answer, the feedback on its real judgement on the instance's hidden tests
 (it exceeds the time limit on the largest; judged on the tests whose verdicts the
 calibration makes certain, so that the data are the same on every machine), and the
-efficient program as the second answer. Without it the SFT policy has never seen a turn after its answer, and answers
-feedback with noise.
+efficient program as the second answer. Without it the SFT policy has never seen a
+turn after its answer, and answers feedback with noise.
 
 The tool results come from the settings' own environments, driven by these scripted
 actions (the judge's sandbox and a real terminal), so SFT shows the model exactly
