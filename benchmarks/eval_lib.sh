@@ -4,18 +4,11 @@
 tunables=$("$python" -c "import yaml; print(yaml.safe_load(open('$here/config.yaml'))['environment']['GLIBC_TUNABLES'])")
 export OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1
 
-# The default's options of `codefrontier sample` for one setting (config.yaml), into
-# the array `options`.
+# The options of `codefrontier sample` for one setting, as config.yaml's sample rule gives
+# them (benchmarks/default_options.py), on one judge worker, into the array `options`.
 setting_options() {
-  case $1 in
-    reasoning) options=(--n 5 --max-new-tokens 200 --batch-size 80) ;;
-    tool_use) options=(--n 2 --max-new-tokens 256 --batch-size 96 --max-tool-calls 2
-                       --tool-output-chars 600 --judge-workers 1) ;;
-    agentic) options=(--n 2 --max-new-tokens 256 --batch-size 96 --max-turns 4
-                      --command-cpu-s 5 --command-wall-s 10 --workspace-mb 64
-                      --output-chars 600 --judge-workers 1) ;;
-  esac
-  options+=(--temperature 0.2 --top-p 1.0 --seed 0)
+  mapfile -t options < <("$python" "$here/benchmarks/default_options.py" sample --setting "$1")
+  options+=(--judge-workers 1)
 }
 
 timed() {  # timed LABEL TREE OUT ARGS...: one run of `codefrontier ARGS --out OUT` (its output: $work/log)

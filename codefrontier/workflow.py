@@ -344,6 +344,33 @@ def sampling_options(sampling: dict) -> str:
                      f"--n {sampling['n']}", *_flags(sampling, SAMPLE_FLAGS)])
 
 
+def command_options(config: dict, rule: str, **wildcards: str) -> str:
+    """The options a rule gives its `codefrontier` command, paths and thread counts aside:
+    one definition for the rules and for scripts that rerun a step by hand
+    (benchmarks/default_options.py)."""
+    model = wildcards.get("model", "")
+    setting = wildcards.get("setting", "")
+    commands = {
+        "problems": lambda: problem_build_options(config["data"][wildcards["split"]]),
+        # one SFT policy serves every setting: it learns each setting's protocol
+        "sft_data": lambda: " ".join([sft_build_options(config["data"].get("sft", {})),
+                                      *(f"--setting {name}" for name in config["settings"])]),
+        "model_init": lambda: init_options(config["models"][model].get("init", {})),
+        "sft": lambda: set_options(config["models"][model].get("sft", {})),
+        "rl": lambda: " ".join(filter(None, [
+            rl_options(config, model, wildcards["reward"]),
+            set_options(rl_trl(config, model, setting)), f"--setting {setting}",
+            episode_options(config, setting)])),
+        "sample": lambda: " ".join(filter(None, [
+            sampling_options(setting_sampling(config, setting)),
+            episode_options(config, setting)])),
+        "repair": lambda: repair_options(config, setting),
+    }
+    if rule not in commands:
+        raise KeyError(f"no command options for rule {rule!r}: {', '.join(commands)}")
+    return commands[rule]()
+
+
 def merge_options(config: dict) -> str:
     """`--merge MODEL LOW HIGH` per model with a merge: names the endpoints for the tables."""
     return " ".join(f"--merge {model} {m['merge']['low']} {m['merge']['high']}"

@@ -8,7 +8,7 @@ rule problems:
     output:
         "results/data/{split}.parquet",
     params:
-        options=lambda wildcards: wf.problem_build_options(config["data"][wildcards.split]),
+        options=lambda wildcards: wf.command_options(config, "problems", **wildcards),
         provenance=provenance("problems"),
         disjoint=lambda wildcards, input: " ".join(
             f"--disjoint-from {path}" for path in input.disjoint_from
@@ -28,9 +28,7 @@ rule sft_data:
     output:
         "results/data/sft.parquet",
     params:
-        options=wf.sft_build_options(config["data"].get("sft", {})),
-        # one SFT policy serves every setting: it learns each setting's protocol
-        settings=" ".join(f"--setting {setting}" for setting in SETTINGS),
+        options=wf.command_options(config, "sft_data"),
         provenance=provenance("sft_data"),
     conda:
         "../envs/codefrontier.yaml"
@@ -39,5 +37,5 @@ rule sft_data:
     benchmark:
         "results/benchmarks/sft_data.tsv"
     shell:
-        "codefrontier {params.provenance} problems sft {params.options} {params.settings} "
+        "codefrontier {params.provenance} problems sft {params.options} "
         "--out {output} > {log} 2>&1"

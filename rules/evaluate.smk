@@ -13,10 +13,7 @@ rule sample:
         model=lambda wildcards: wf.checkpoint_folder(
             config, wildcards.model, wildcards.setting, wildcards.ckpt
         ),
-        options=lambda wildcards: wf.sampling_options(
-            wf.setting_sampling(config, wildcards.setting)
-        ),
-        episodes=lambda wildcards: wf.episode_options(config, wildcards.setting),
+        options=lambda wildcards: wf.command_options(config, "sample", **wildcards),
         provenance=provenance("sample"),
     threads: res("sample", "threads", 1)
     resources:
@@ -33,7 +30,7 @@ rule sample:
     shell:
         "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} codefrontier {params.provenance} sample "
         "--model {params.model} --problems {input.problems} --setting {wildcards.setting} "
-        "{params.options} {params.episodes} --judge-workers {threads} --quiet --out {output} "
+        "{params.options} --judge-workers {threads} --quiet --out {output} "
         "> {log} 2>&1"
 
 
@@ -77,7 +74,7 @@ rule repair:
         model=lambda wildcards: wf.checkpoint_folder(
             config, wildcards.model, wildcards.setting, wildcards.ckpt
         ),
-        options=lambda wildcards: wf.repair_options(config, wildcards.setting),
+        options=lambda wildcards: wf.command_options(config, "repair", **wildcards),
         provenance=provenance("repair"),
     threads: res("sample", "threads", 1)
     resources:

@@ -9,9 +9,7 @@ rule model_init:
     output:
         directory("results/{model}/init"),
     params:
-        options=lambda wildcards: wf.init_options(
-            config["models"][wildcards.model].get("init", {})
-        ),
+        options=lambda wildcards: wf.command_options(config, "model_init", **wildcards),
         provenance=provenance("model_init"),
     conda:
         "../envs/codefrontier.yaml"
@@ -32,7 +30,7 @@ rule sft:
         directory("results/{model}/sft"),
     params:
         model=lambda wildcards: wf.base_model(config, wildcards.model),
-        sets=lambda wildcards: wf.set_options(config["models"][wildcards.model].get("sft", {})),
+        options=lambda wildcards: wf.command_options(config, "sft", **wildcards),
         launcher=lambda wildcards: wf.launcher(config, wildcards.model),
         provenance=provenance("sft"),
     threads: res("sft", "threads", 1)
@@ -49,7 +47,7 @@ rule sft:
         "results/benchmarks/sft/{model}.tsv"
     shell:
         "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} {params.launcher} {params.provenance} train sft "
-        "--model {params.model} --data {input.data} --out {output} {params.sets} > {log} 2>&1"
+        "--model {params.model} --data {input.data} --out {output} {params.options} > {log} 2>&1"
 
 
 rule rl:
@@ -62,11 +60,7 @@ rule rl:
         directory("results/{model}/{setting}/rl/{reward}"),
     params:
         model=lambda wildcards: wf.rl_start(config, wildcards.model, wildcards.reward),
-        reward=lambda wildcards: wf.rl_options(config, wildcards.model, wildcards.reward),
-        sets=lambda wildcards: wf.set_options(
-            wf.rl_trl(config, wildcards.model, wildcards.setting)
-        ),
-        episodes=lambda wildcards: wf.episode_options(config, wildcards.setting),
+        options=lambda wildcards: wf.command_options(config, "rl", **wildcards),
         launcher=lambda wildcards: wf.launcher(config, wildcards.model),
         provenance=provenance("rl"),
     # the longest stage: both runs start as soon as SFT is done, before any sampling
@@ -86,6 +80,5 @@ rule rl:
         "results/benchmarks/rl/{model}-{setting}-{reward}.tsv"
     shell:
         "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} {params.launcher} {params.provenance} train grpo "
-        "--model {params.model} --problems {input.problems} {params.reward} "
-        "--judge-workers {threads} --out {output} {params.sets} "
-        "--setting {wildcards.setting} {params.episodes} > {log} 2>&1"
+        "--model {params.model} --problems {input.problems} {params.options} "
+        "--judge-workers {threads} --out {output} > {log} 2>&1"

@@ -443,3 +443,34 @@ def test_the_job_environment_is_exported_without_overriding_the_user(monkeypatch
     assert os.environ["CODEFRONTIER_SET_BY_USER"] == "mine"
     assert os.environ["CODEFRONTIER_FROM_CONFIG"] == "config's"
     monkeypatch.delenv("CODEFRONTIER_FROM_CONFIG")
+
+
+def test_command_options_are_what_each_rule_gives_its_command(tmp_path):
+    config = three_setting_config()
+    sample = wf.command_options(config, "sample", model="tiny", setting="tool_use")
+    assert sample == " ".join([wf.sampling_options(wf.setting_sampling(config, "tool_use")),
+                               wf.episode_options(config, "tool_use")])
+    rl = wf.command_options(config, "rl", model="tiny", setting="agentic", reward="k2")
+    assert rl.startswith("--reward k2 --set ") and "--setting agentic --max-turns 4" in rl
+    assert "--setting tool_use" in wf.command_options(config, "sft_data")
+    with pytest.raises(KeyError, match="no command options for rule 'judge'"):
+        wf.command_options(config, "judge")
+    # the rules print these options in their commands (a dry run of the smoke config)
+    done = snakemake(tmp_path, "-n", "-p", "--forceall", "results/frontier.parquet")
+    assert done.returncode == 0, done.stderr
+    smoke = yaml.safe_load(SMOKE.read_text())
+    for rule, wildcards in (("sample", {"setting": "reasoning"}), ("sft", {}),
+                            ("rl", {"setting": "reasoning", "reward": "k2"}), ("sft_data", {})):
+        assert wf.command_options(smoke, rule, model="tiny", **wildcards) in done.stdout, rule
+
+
+def test_default_options_prints_a_rules_options_as_words():
+    script = REPO / "benchmarks" / "default_options.py"
+    done = subprocess.run([sys.executable, str(script), "sample", "--setting", "agentic"],
+                          capture_output=True, text=True, env=ENV, timeout=60)
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    assert done.stdout.split("\n")[:-1] == \
+        wf.command_options(config, "sample", setting="agentic").split()
+    done = subprocess.run([sys.executable, str(script), "judge"], capture_output=True,
+                          text=True, env=ENV, timeout=60)
+    assert done.returncode == 2 and "no command options for rule 'judge'" in done.stderr
