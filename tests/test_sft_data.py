@@ -77,34 +77,62 @@ def test_tool_results_are_real_runs_of_the_reference(records):
             assert messages[5]["content"] == "submitted solution.py"
 
 
-def test_the_chat_template_renders_them_and_masks_all_but_the_assistant(records, tmp_path):
-    """TRL's training template marks only assistant turns: the prompt and the tool
-    results (observations) carry no SFT loss."""
-    from trl.chat_template_utils import get_training_chat_template
+@pytest.fixture(scope="module")
+def every_kind():
+    """Plain, fix and repair conversations in all three settings."""
+    return build_sft("train", 1, families=FAMILIES, knob_pool=3,
+                     settings=["reasoning", "tool_use", "agentic"], with_fixes=True,
+                     with_repairs=True)
 
-    from codefrontier.embedded import train_tokenizer
+
+def test_sft_trains_the_assistant_turns_after_the_context_only(every_kind, tmp_path):
+    """The labels TRL's SFTTrainer builds: the prompt, the tool results and the failed
+    first attempt of fix and repair conversations carry no loss; every assistant turn
+    after them does."""
+    from codefrontier.embedded import EmbeddedModelSpec, init_embedded_model
     from codefrontier.tables import write_records
-    from codefrontier.train.sft import load_examples
+    from codefrontier.train.sft import sft_trainer
 
-    tokenizer = train_tokenizer(iter([r["messages"] for r in records] * 3), vocab_size=800)
-    write_records(records, tmp_path / "sft.parquet")
-    dataset, loss = load_examples(tmp_path / "sft.parquet")
-    assert loss == "assistant_only" and len(dataset) == len(records)
-    template = get_training_chat_template(tokenizer)
-    for example in dataset:
-        tools = json.loads(example["tools"]) if example["tools"] else None
-        rendered = tokenizer.apply_chat_template(
-            example["messages"], tools=tools, chat_template=template, tokenize=True,
-            return_dict=True, return_assistant_tokens_mask=True)
-        ids, mask = rendered["input_ids"], rendered["assistant_masks"]
-        trained = tokenizer.decode([t for t, m in zip(ids, mask, strict=True) if m])
-        untrained = tokenizer.decode([t for t, m in zip(ids, mask, strict=True) if not m])
-        observations = [m["content"] for m in example["messages"] if m["role"] == "tool"]
-        assert all(f"<tool_response>\n{o}\n</tool_response>" in untrained for o in observations)
-        assert "<tool_response>" not in trained and "exit " not in trained
-        assert "Problem" not in trained or example["messages"][1]["content"] in untrained
-        if tools:
-            assert "<tool_call>" in trained
+    assert {r["variant"] for r in every_kind} == {"efficient", "slow", "repair"}
+    assert any(r["draft"] for r in every_kind)
+    write_records(every_kind, tmp_path / "sft.parquet")
+    spec = EmbeddedModelSpec(vocab_size=800, hidden_size=32, intermediate_size=64,
+                             num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=1)
+    model = init_embedded_model(tmp_path / "model", [tmp_path / "sft.parquet"], spec)
+    trainer = sft_trainer(str(model), tmp_path / "sft.parquet", tmp_path / "work")
+    tokenizer = trainer.processing_class
+    assert len(trainer.train_dataset) == len(every_kind)
+    for record, example in zip(every_kind, trainer.train_dataset, strict=True):
+        messages = json.loads(record["messages"])
+        ids, labels = example["input_ids"], example["labels"]
+        trained = tokenizer.decode([t for t, label in zip(ids, labels, strict=True)
+                                    if label != -100])
+        untrained = tokenizer.decode([t for t, label in zip(ids, labels, strict=True)
+                                      if label == -100])
+        context, answer = messages[:record["context_turns"]], messages[record["context_turns"]:]
+        assert answer[0]["role"] == "assistant"
+        for message in answer:
+            if message["role"] == "assistant" and message["content"]:
+                assert message["content"] in trained, record["variant"]
+        assert "<tool_response>" not in trained and "Problem" not in trained
+        for message in context[2:]:  # the failed attempt and what it got back
+            assert message["content"] not in trained and message["content"] in untrained
+        if record["draft"] or record["variant"] == "repair":
+            assert len(context) == 4
+        else:
+            assert len(context) == 2  # system and user
+
+
+def test_without_context_turns_the_prompt_ends_before_the_first_assistant_turn():
+    from codefrontier.train.sft import context_length
+
+    messages = [{"role": "system"}, {"role": "user"}, {"role": "assistant"}, {"role": "tool"},
+                {"role": "assistant"}]
+    assert context_length(messages, None) == 2
+    assert context_length(messages, 4) == 4
+    for bad in (0, 3, 5):
+        with pytest.raises(ValueError, match="must start with an assistant turn"):
+            context_length(messages, bad)
 
 
 def test_fix_conversations_run_a_broken_draft_then_the_reference():

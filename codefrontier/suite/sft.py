@@ -14,7 +14,8 @@ setting where the first draft is broken (its last line dropped, or cut in half),
 real run fails on the example, and the model fixes it: the final fenced program
 (tool_use), or a second `bash` call that rewrites and reruns solution.py before the
 submission (agentic). Without them the model never sees a failed run in SFT, and
-after its first failure it has no way to go on.
+after its first failure it has no way to go on. The broken draft and its run are
+context: SFT trains the fix, never the draft.
 
 With repairs (`with_repairs`), each instance with a slow reference also gives one
 reasoning conversation in the format of repair (repair.py): the slow program as the
@@ -22,7 +23,10 @@ model's first answer, the feedback on its real judgement on the instance's hidde
 (it exceeds the time limit on the largest; judged on the tests whose verdicts the
 calibration makes certain, so that the data are the same on every machine), and the
 efficient program as the second answer. Without it the SFT policy has never seen a
-turn after its answer, and answers feedback with noise.
+turn after its answer, and answers feedback with noise. The slow first answer and the
+feedback are context: SFT trains the second answer only (trained on the first, the
+policy learnt to hand in a slow program with no plan, `My program:`, and R_2 drove it
+there).
 
 The tool results come from the settings' own environments, driven by these scripted
 actions (the judge's sandbox and a real terminal), so SFT shows the model exactly
@@ -30,8 +34,9 @@ the observations it will see. The SFT policy so starts out with both behaviours
 (efficient and slow), the raw material that rewards of different strictness pull
 apart, in every setting's protocol.
 
-Schema (parquet; TRL's conversational language-modeling format, trained on the
-assistant turns only):
+Schema (parquet; conversations that train/sft.py hands TRL as conversational
+prompt-completion pairs: the first `context_turns` messages are the prompt, the rest
+the completion, and the loss covers the completion's assistant turns only):
     problem_id   str
     variant      str   efficient | slow
     setting      str   reasoning | tool_use | agentic
@@ -40,6 +45,9 @@ assistant turns only):
     tools        str   JSON list of the tools' schemas (null for reasoning)
     draft        str   how the first draft was broken (dropped_last_line | cut_in_half)
                        in a fix conversation; null otherwise
+    context_turns int  how many leading messages are context, not trained: the
+                       setting's prompt, and in fix and repair conversations the
+                       failed first attempt with what it got back
     (a repair conversation is a reasoning one with variant `repair`)
 """
 
@@ -78,7 +86,11 @@ SFT_SCHEMA = pa.schema([
     ("messages", pa.string()),
     ("tools", pa.string()),
     ("draft", pa.string()),
+    ("context_turns", pa.int64()),
 ])
+# The played turns before the one a fix or repair conversation trains: the failed first
+# attempt and the observation or feedback it got
+FAILED_ATTEMPT_TURNS = 2
 FIX_PLANS = {"tool_use": "{what}, so I fix the program.",
              "agentic": "{what}, so I fix solution.py and run it again."}
 DRAFTS = ("dropped_last_line", "cut_in_half")
@@ -274,20 +286,23 @@ def sft_records(instance: Instance, settings: Collection[str] = ("reasoning",),
             draft = _pick(DRAFTS, instance.seed + "draft")
             turns = partial(FIX_TURNS[setting_name], problem, _pick(plans, instance.seed + name),
                             program, draft)
-            record = _record(problem, setting_name, name, turns, pool, draft)
+            record = _record(problem, setting_name, name, turns, pool, draft,
+                             context=FAILED_ATTEMPT_TURNS)
             if record is not None:
                 records.append(record)
         if with_repairs and setting_name == "reasoning" and instance.slow is not None:
             record = _record(problem, setting_name, "repair",
-                             lambda _: repair_turns(problem, instance, pool), pool)
+                             lambda _: repair_turns(problem, instance, pool), pool,
+                             context=FAILED_ATTEMPT_TURNS)
             if record is not None:
                 records.append(record)
     return records
 
 
 def _record(problem, setting_name: str, variant: str, turns, pool,
-            draft: str | None = None) -> dict | None:
-    """A conversation of the setting, its turns played against a fresh environment."""
+            draft: str | None = None, context: int = 0) -> dict | None:
+    """A conversation of the setting, its turns played against a fresh environment; the
+    first `context` played turns are context, as is the setting's prompt."""
     from transformers.utils import get_json_schema
 
     setting = get_setting(setting_name)
@@ -303,9 +318,11 @@ def _record(problem, setting_name: str, variant: str, turns, pool,
         end_episode(environment)
     if played is None:
         return None
+    prompt = setting.messages(problem)
     return {"problem_id": problem.problem_id, "variant": variant, "setting": setting_name,
-            "messages": json.dumps(setting.messages(problem) + played, ensure_ascii=False),
-            "tools": json.dumps(tools) if tools else None, "draft": draft}
+            "messages": json.dumps(prompt + played, ensure_ascii=False),
+            "tools": json.dumps(tools) if tools else None, "draft": draft,
+            "context_turns": len(prompt) + context}
 
 
 def build_sft(split: str = "train", count: int | None = None,

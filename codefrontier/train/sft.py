@@ -1,11 +1,15 @@
 """Supervised fine-tuning with TRL's SFTTrainer.
 
 The data is the output of `codefrontier problems sft`: whole conversations
-(`messages`, JSON) with the tools they use (`tools`, JSON), in TRL's conversational
-language-modeling format; the loss covers the assistant turns only (TRL renders the
-chat template with generation markers), never the prompt or a tool's result.
-TRL's prompt-completion format (`prompt`, `completion` columns) is accepted too, with
-the loss on the completion. Resumes from the last checkpoint in the work folder.
+(`messages`, JSON) with the tools they use (`tools`, JSON), whose first
+`context_turns` messages are context. Each goes to TRL as a conversational
+prompt-completion pair split there, and the loss covers the completion's assistant
+turns only (TRL renders the chat template with generation markers): never the
+prompt, a tool's result, or the failed first attempt a fix or repair conversation
+starts from. Without `context_turns` the prompt ends before the first assistant
+turn. TRL's plain prompt-completion format (`prompt`, `completion` columns) is
+accepted too, with the loss on the completion. Resumes from the last checkpoint in
+the work folder.
 """
 
 from __future__ import annotations
@@ -38,9 +42,22 @@ DEFAULTS = {
 }
 
 
+def context_length(messages: list[dict], context_turns: int | None) -> int:
+    """Where a conversation's trained part starts: after `context_turns` messages, or
+    before its first assistant turn when the data do not say."""
+    if context_turns is None:
+        context_turns = next((i for i, m in enumerate(messages) if m["role"] == "assistant"),
+                             len(messages))
+    if not 0 < context_turns < len(messages) or messages[context_turns]["role"] != "assistant":
+        raise ValueError(f"context_turns {context_turns}: the trained part of a conversation "
+                         f"must start with an assistant turn after the prompt "
+                         f"({len(messages)} messages)")
+    return context_turns
+
+
 def load_examples(path: str | os.PathLike):
-    """The SFT data as a datasets.Dataset, and the loss it takes: `assistant_only` for
-    conversations, `completion_only` for prompt-completion pairs."""
+    """The SFT data as a datasets.Dataset, and the losses it takes: `completion_only`
+    always, and `assistant_only` too for conversations."""
     from datasets import Dataset, Features, Json, List, Value
 
     records = read_records(path)
@@ -48,30 +65,41 @@ def load_examples(path: str | os.PathLike):
     if "messages" in columns:
         # Json keeps each message as written: tool calls with different argument names
         # would otherwise be merged into one struct with null fields
-        features = Features({"messages": List(Json()), "tools": Value("string")})
-        rows = [{"messages": json.loads(r["messages"]), "tools": r.get("tools")}
-                for r in records]
-        return Dataset.from_list(rows, features=features), "assistant_only"
+        features = Features({"prompt": List(Json()), "completion": List(Json()),
+                             "tools": Value("string")})
+        rows = []
+        for record in records:
+            messages = json.loads(record["messages"])
+            split = context_length(messages, record.get("context_turns"))
+            rows.append({"prompt": messages[:split], "completion": messages[split:],
+                         "tools": record.get("tools")})
+        return Dataset.from_list(rows, features=features), ("completion_only", "assistant_only")
     if {"prompt", "completion"} <= columns:
         return Dataset.from_list([{"prompt": r["prompt"], "completion": r["completion"]}
-                                  for r in records]), "completion_only"
+                                  for r in records]), ("completion_only",)
     raise ValueError(f"{path}: SFT data needs a messages column (conversations) or prompt "
                      "and completion columns")
+
+
+def sft_trainer(model: str, data: str | os.PathLike, work: Path,
+                overrides: dict | None = None):
+    """TRL's SFTTrainer for `model` on `data`, its checkpoints in `work`; its train dataset
+    is tokenized, with `labels` -100 wherever no loss is taken."""
+    from trl import SFTConfig, SFTTrainer
+
+    from codefrontier.checkpoint_io import load_tokenizer
+
+    dataset, losses = load_examples(data)
+    defaults = {**DEFAULTS, **{f"{loss}_loss": True for loss in losses}}
+    config = trainer_config(SFTConfig, defaults, overrides or {}, work)
+    return SFTTrainer(model=model, args=config, train_dataset=dataset,
+                      processing_class=load_tokenizer(model))
 
 
 def run_sft(model: str, data: str | os.PathLike, out: str | os.PathLike,
             overrides: dict | None = None, work_dir: str | os.PathLike | None = None) -> Path:
     """Fine-tune `model` (a folder or hub id) on `data`; the result is a save_pretrained folder."""
-    from trl import SFTConfig, SFTTrainer
-
-    from codefrontier.checkpoint_io import load_tokenizer
-
     out = Path(out)
     work = work_dir_for(out, work_dir)
-    dataset, loss = load_examples(data)
-    defaults = {**DEFAULTS, f"{loss}_loss": True}
-    config = trainer_config(SFTConfig, defaults, overrides or {}, work)
-    tokenizer = load_tokenizer(model)
-    trainer = SFTTrainer(model=model, args=config, train_dataset=dataset,
-                         processing_class=tokenizer)
+    trainer = sft_trainer(model, data, work, overrides)
     return train_and_save(trainer, work, out, model, [data], kind="sft")
