@@ -2,9 +2,10 @@
 # The default's SFT on the splits of a finished run, and its outcome mix in each setting;
 # with `--without-fixes`, on SFT data without the fix conversations (in tool_use and
 # agentic, one conversation per instance whose broken first draft fails, is fixed and
-# passes).
+# passes); with `--mask-failed-attempts`, with no loss on the failed first attempts of
+# the fix and repair conversations.
 #
-#   bash benchmarks/sft_protocols.sh [RESULTS] [WORK] [--without-fixes]
+#   bash benchmarks/sft_protocols.sh [RESULTS] [WORK] [--without-fixes | --mask-failed-attempts]
 #
 # RESULTS (default: results, a finished `make run`) gives the train and eval problems;
 # WORK (default: a temporary folder) receives the SFT data, the model and the samples.
@@ -26,9 +27,12 @@ mkdir -p "$work/data"
 cp "$results/data/train.parquet" "$results/data/eval.parquet" "$work/data/"
 cd "$work"
 rule_options sft_data
-if [ "$variant" = --without-fixes ]; then
-  mapfile -t options < <(printf '%s\n' "${options[@]}" | grep -vx -- --with-fixes)
-fi
+case $variant in
+  --without-fixes) mapfile -t options < <(printf '%s\n' "${options[@]}" | grep -vx -- --with-fixes) ;;
+  --mask-failed-attempts) options+=(--mask-failed-attempts) ;;
+  '') ;;
+  *) echo "unknown variant $variant" >&2; exit 2 ;;
+esac
 "${cf[@]}" problems sft "${options[@]}" --out data/sft.parquet > sft_data.log 2>&1
 rule_options model_init
 "${cf[@]}" model init --out init --texts data/train.parquet data/sft.parquet "${options[@]}" \

@@ -88,13 +88,14 @@ def _problems_sft(args: argparse.Namespace) -> int:
     settings = args.setting or ["reasoning"]
     records = build_sft(args.split, args.instances, set(args.difficulty) or None,
                         set(args.family) or None, args.knob_pool, settings, args.with_fixes,
-                        args.with_repairs)
+                        args.with_repairs, args.mask_failed_attempts)
     write_records(records, args.out, schema=SFT_SCHEMA,
                   metadata=_provenance_metadata([], kind="sft-data", split=args.split,
                                                 instances=args.instances,
                                                 difficulty=sorted(args.difficulty),
                                                 settings=settings, with_fixes=args.with_fixes,
-                                                with_repairs=args.with_repairs))
+                                                with_repairs=args.with_repairs,
+                                                mask_failed_attempts=args.mask_failed_attempts))
     kinds = Counter((r["setting"], r["variant"] + ("/fix" if r["draft"] else ""))
                     for r in records)
     shown = ", ".join(f"{setting}/{variant} {count}" for (setting, variant), count in kinds.items())
@@ -714,6 +715,9 @@ def build_parser() -> argparse.ArgumentParser:
     sft.add_argument("--with-repairs", action="store_true",
                      help="per instance, one more reasoning conversation: the slow program, "
                           "the feedback on its judgement, the efficient program")
+    sft.add_argument("--mask-failed-attempts", action="store_true",
+                     help="no SFT loss on the failed first attempt of a fix or repair "
+                          "conversation (it becomes context); default: trained")
     sft.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")
     sft.set_defaults(handler=_problems_sft)
     stats = problem_commands.add_parser("stats", help="counts, tests per decade and limits")

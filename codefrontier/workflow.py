@@ -301,7 +301,7 @@ def sft_build_options(sft: dict) -> str:
             options.append(f"--{key.replace('_', '-')} {sft[key]}")
     for key in ("difficulty", "family"):
         options += [f"--{key} {shlex.quote(v)}" for v in sft.get(key, [])]
-    for key in ("with_fixes", "with_repairs"):
+    for key in ("with_fixes", "with_repairs", "mask_failed_attempts"):
         if sft.get(key):
             options.append(f"--{key.replace('_', '-')}")
     return " ".join(options)

@@ -77,59 +77,99 @@ def test_tool_results_are_real_runs_of_the_reference(records):
             assert messages[5]["content"] == "submitted solution.py"
 
 
-@pytest.fixture(scope="module")
-def every_kind():
-    """Plain, fix and repair conversations in all three settings."""
-    return build_sft("train", 1, families=FAMILIES, knob_pool=3,
-                     settings=["reasoning", "tool_use", "agentic"], with_fixes=True,
-                     with_repairs=True)
+TINY = dict(vocab_size=800, hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+            num_attention_heads=2, num_key_value_heads=1)
 
 
-def test_sft_trains_the_assistant_turns_after_the_context_only(every_kind, tmp_path):
-    """The labels TRL's SFTTrainer builds: the prompt, the tool results and the failed
-    first attempt of fix and repair conversations carry no loss; every assistant turn
-    after them does."""
+@pytest.fixture(scope="module", params=[False, True], ids=["trained", "masked"])
+def every_kind(request, tmp_path_factory):
+    """Plain, fix and repair conversations in all three settings, their failed first
+    attempts trained or masked, and the SFT trainer on them (a tiny model)."""
     from codefrontier.embedded import EmbeddedModelSpec, init_embedded_model
     from codefrontier.tables import write_records
     from codefrontier.train.sft import sft_trainer
 
-    assert {r["variant"] for r in every_kind} == {"efficient", "slow", "repair"}
-    assert any(r["draft"] for r in every_kind)
-    write_records(every_kind, tmp_path / "sft.parquet")
-    spec = EmbeddedModelSpec(vocab_size=800, hidden_size=32, intermediate_size=64,
-                             num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=1)
-    model = init_embedded_model(tmp_path / "model", [tmp_path / "sft.parquet"], spec)
-    trainer = sft_trainer(str(model), tmp_path / "sft.parquet", tmp_path / "work")
-    tokenizer = trainer.processing_class
-    assert len(trainer.train_dataset) == len(every_kind)
-    for record, example in zip(every_kind, trainer.train_dataset, strict=True):
+    folder = tmp_path_factory.mktemp("sft")
+    records = build_sft("train", 1, families=FAMILIES, knob_pool=3,
+                        settings=["reasoning", "tool_use", "agentic"], with_fixes=True,
+                        with_repairs=True, mask_failed_attempts=request.param)
+    write_records(records, folder / "sft.parquet")
+    model = init_embedded_model(folder / "model", [folder / "sft.parquet"],
+                                EmbeddedModelSpec(**TINY))
+    trainer = sft_trainer(str(model), folder / "sft.parquet", folder / "work")
+    return request.param, records, trainer
+
+
+def split_by_loss(tokenizer, example) -> tuple[str, str]:
+    """The text that carries SFT loss and the text that does not."""
+    pairs = list(zip(example["input_ids"], example["labels"], strict=True))
+    return (tokenizer.decode([t for t, label in pairs if label != -100]),
+            tokenizer.decode([t for t, label in pairs if label == -100]))
+
+
+def test_sft_trains_the_assistant_turns_after_the_context_only(every_kind):
+    """The labels TRL's SFTTrainer builds: the prompt and the tool results carry no
+    loss, nor the failed first attempt of fix and repair conversations when masked;
+    every assistant turn after the context does."""
+    masked, records, trainer = every_kind
+    assert {r["variant"] for r in records} == {"efficient", "slow", "repair"}
+    assert any(r["draft"] for r in records)
+    assert len(trainer.train_dataset) == len(records)
+    for record, example in zip(records, trainer.train_dataset, strict=True):
         messages = json.loads(record["messages"])
-        ids, labels = example["input_ids"], example["labels"]
-        trained = tokenizer.decode([t for t, label in zip(ids, labels, strict=True)
-                                    if label != -100])
-        untrained = tokenizer.decode([t for t, label in zip(ids, labels, strict=True)
-                                      if label == -100])
+        trained, untrained = split_by_loss(trainer.processing_class, example)
         context, answer = messages[:record["context_turns"]], messages[record["context_turns"]:]
         assert answer[0]["role"] == "assistant"
         for message in answer:
             if message["role"] == "assistant" and message["content"]:
                 assert message["content"] in trained, record["variant"]
         assert "<tool_response>" not in trained and "Problem" not in trained
+        failed_attempt = record["draft"] is not None or record["variant"] == "repair"
+        assert len(context) == (4 if masked and failed_attempt else 2)  # else system, user
         for message in context[2:]:  # the failed attempt and what it got back
             assert message["content"] not in trained and message["content"] in untrained
-        if record["draft"] or record["variant"] == "repair":
-            assert len(context) == 4
-        else:
-            assert len(context) == 2  # system and user
+
+
+def test_sft_trains_the_same_tokens_as_trls_language_modeling_path_but_the_masks(every_kind,
+                                                                             tmp_path):
+    """Against TRL on whole conversations with assistant masks: unmasked data train the
+    same tokens; masked data train fewer, none of them outside those."""
+    from datasets import Dataset, Features, Json, List, Value
+    from trl import SFTConfig, SFTTrainer
+
+    from codefrontier.train.common import trainer_config
+    from codefrontier.train.sft import DEFAULTS
+
+    masked, records, trainer = every_kind
+    features = Features({"messages": List(Json()), "tools": Value("string")})
+    whole = Dataset.from_list([{"messages": json.loads(r["messages"]), "tools": r["tools"]}
+                               for r in records], features=features)
+    config = trainer_config(SFTConfig, {**DEFAULTS, "assistant_only_loss": True}, {}, tmp_path)
+    reference = SFTTrainer(model=trainer.model, args=config, train_dataset=whole,
+                           processing_class=trainer.processing_class)
+    for ours, theirs, record in zip(trainer.train_dataset, reference.train_dataset, records,
+                                    strict=True):
+        assert ours["input_ids"] == theirs["input_ids"]
+        if not masked:
+            assert ours["labels"] == theirs["labels"]
+            continue
+        pairs = list(zip(ours["labels"], theirs["labels"], strict=True))
+        assert all(label in (-100, their) for label, their in pairs)
+        dropped = sum(label == -100 != their for label, their in pairs)
+        # the newline after the first assistant header, and in fix and repair conversations
+        # the whole failed attempt
+        failed_attempt = record["draft"] is not None or record["variant"] == "repair"
+        assert dropped > 20 if failed_attempt else dropped == 1
 
 
 def test_without_context_turns_the_prompt_ends_before_the_first_assistant_turn():
-    from codefrontier.train.sft import context_length
+    from codefrontier.train.sft import context_length, prompt_length
 
     messages = [{"role": "system"}, {"role": "user"}, {"role": "assistant"}, {"role": "tool"},
                 {"role": "assistant"}]
     assert context_length(messages, None) == 2
     assert context_length(messages, 4) == 4
+    assert prompt_length(messages) == 2
     for bad in (0, 3, 5):
         with pytest.raises(ValueError, match="must start with an assistant turn"):
             context_length(messages, bad)

@@ -14,8 +14,7 @@ setting where the first draft is broken (its last line dropped, or cut in half),
 real run fails on the example, and the model fixes it: the final fenced program
 (tool_use), or a second `bash` call that rewrites and reruns solution.py before the
 submission (agentic). Without them the model never sees a failed run in SFT, and
-after its first failure it has no way to go on. The broken draft and its run are
-context: SFT trains the fix, never the draft.
+after its first failure it has no way to go on.
 
 With repairs (`with_repairs`), each instance with a slow reference also gives one
 reasoning conversation in the format of repair (repair.py): the slow program as the
@@ -23,10 +22,14 @@ model's first answer, the feedback on its real judgement on the instance's hidde
 (it exceeds the time limit on the largest; judged on the tests whose verdicts the
 calibration makes certain, so that the data are the same on every machine), and the
 efficient program as the second answer. Without it the SFT policy has never seen a
-turn after its answer, and answers feedback with noise. The slow first answer and the
-feedback are context: SFT trains the second answer only (trained on the first, the
-policy learnt to hand in a slow program with no plan, `My program:`, and R_2 drove it
-there).
+turn after its answer, and answers feedback with noise.
+
+A fix or repair conversation trains its failed first attempt too, unless
+`mask_failed_attempts` makes it context (`context_turns`). Trained, the broken drafts
+are the tiny model's extra practice at code inside a tool call, and the repair
+conversations' bare slow answer (`My program:`) is a mode that R_2 collapses rl-k2
+onto; masked, the SFT policy wrote broken tool calls and a final turn without code
+in half of its tool-use episodes, and kept few slow programs (benchmarks/README.md).
 
 The tool results come from the settings' own environments, driven by these scripted
 actions (the judge's sandbox and a real terminal), so SFT shows the model exactly
@@ -46,8 +49,9 @@ the completion, and the loss covers the completion's assistant turns only):
     draft        str   how the first draft was broken (dropped_last_line | cut_in_half)
                        in a fix conversation; null otherwise
     context_turns int  how many leading messages are context, not trained: the
-                       setting's prompt, and in fix and repair conversations the
-                       failed first attempt with what it got back
+                       setting's prompt, and with `mask_failed_attempts` the failed
+                       first attempt of a fix or repair conversation with what it got
+                       back
     (a repair conversation is a reasoning one with variant `repair`)
 """
 
@@ -88,8 +92,8 @@ SFT_SCHEMA = pa.schema([
     ("draft", pa.string()),
     ("context_turns", pa.int64()),
 ])
-# The played turns before the one a fix or repair conversation trains: the failed first
-# attempt and the observation or feedback it got
+# The played turns of a fix or repair conversation's failed first attempt: the attempt
+# and the observation or feedback it got
 FAILED_ATTEMPT_TURNS = 2
 FIX_PLANS = {"tool_use": "{what}, so I fix the program.",
              "agentic": "{what}, so I fix solution.py and run it again."}
@@ -266,12 +270,15 @@ def repair_turns(problem, instance: Instance, pool) -> list[dict] | None:
 
 
 def sft_records(instance: Instance, settings: Collection[str] = ("reasoning",),
-                pool=None, with_fixes: bool = False, with_repairs: bool = False) -> list[dict]:
+                pool=None, with_fixes: bool = False, with_repairs: bool = False,
+                mask_failed_attempts: bool = False) -> list[dict]:
     """One example per setting and reference program of the instance; with fixes, one
     more per multi-turn setting whose broken first draft gets fixed (the reference and
     the way the draft is broken picked by the instance's seed); with repairs, one repair
-    of the slow reference (reasoning)."""
+    of the slow reference (reasoning); the failed first attempts of these are context
+    with `mask_failed_attempts`."""
     problem = to_problem(instance)
+    failed_attempt = FAILED_ATTEMPT_TURNS if mask_failed_attempts else 0
     variants = [("efficient", instance.efficient, EFFICIENT_PLANS)]
     if instance.slow is not None:
         variants.append(("slow", instance.slow, SLOW_PLANS))
@@ -287,13 +294,13 @@ def sft_records(instance: Instance, settings: Collection[str] = ("reasoning",),
             turns = partial(FIX_TURNS[setting_name], problem, _pick(plans, instance.seed + name),
                             program, draft)
             record = _record(problem, setting_name, name, turns, pool, draft,
-                             context=FAILED_ATTEMPT_TURNS)
+                             context=failed_attempt)
             if record is not None:
                 records.append(record)
         if with_repairs and setting_name == "reasoning" and instance.slow is not None:
             record = _record(problem, setting_name, "repair",
                              lambda _: repair_turns(problem, instance, pool), pool,
-                             context=FAILED_ATTEMPT_TURNS)
+                             context=failed_attempt)
             if record is not None:
                 records.append(record)
     return records
@@ -330,7 +337,8 @@ def build_sft(split: str = "train", count: int | None = None,
               families: Collection[str] | None = None,
               knob_pool: int | None = None,
               settings: Collection[str] = ("reasoning",),
-              with_fixes: bool = False, with_repairs: bool = False) -> list[dict]:
+              with_fixes: bool = False, with_repairs: bool = False,
+              mask_failed_attempts: bool = False) -> list[dict]:
     """One example per setting and reference (efficient, slow) for each of `count`
     instances per family (of the given difficulties and slugs), with fixes one fix
     conversation per multi-turn setting, with repairs one repair conversation. The
@@ -344,4 +352,5 @@ def build_sft(split: str = "train", count: int | None = None,
     needs_pool = "tool_use" in settings or (with_repairs and "reasoning" in settings)
     with JudgePool(workers=1) if needs_pool else nullcontext() as pool:
         return [record for instance in chosen
-                for record in sft_records(instance, settings, pool, with_fixes, with_repairs)]
+                for record in sft_records(instance, settings, pool, with_fixes, with_repairs,
+                                          mask_failed_attempts)]

@@ -2,14 +2,16 @@
 
 The data is the output of `codefrontier problems sft`: whole conversations
 (`messages`, JSON) with the tools they use (`tools`, JSON), whose first
-`context_turns` messages are context. Each goes to TRL as a conversational
-prompt-completion pair split there, and the loss covers the completion's assistant
-turns only (TRL renders the chat template with generation markers): never the
-prompt, a tool's result, or the failed first attempt a fix or repair conversation
-starts from. Without `context_turns` the prompt ends before the first assistant
-turn. TRL's plain prompt-completion format (`prompt`, `completion` columns) is
-accepted too, with the loss on the completion. Resumes from the last checkpoint in
-the work folder.
+`context_turns` messages are context (without the column: the messages before the
+first assistant turn). The loss covers the assistant turns after the context only
+(TRL renders the chat template with generation markers), never the prompt or a
+tool's result. Where some conversation's context goes beyond its prompt (a masked
+failed attempt), every conversation goes to TRL as a prompt-completion pair split
+after its context, and the loss takes the completion and assistant masks together;
+otherwise TRL gets whole conversations (its language-modeling format), which also
+train the newline after the first assistant header. TRL's plain prompt-completion
+format (`prompt`, `completion` columns) is accepted too, with the loss on the
+completion. Resumes from the last checkpoint in the work folder.
 """
 
 from __future__ import annotations
@@ -42,12 +44,16 @@ DEFAULTS = {
 }
 
 
+def prompt_length(messages: list[dict]) -> int:
+    """The messages before the first assistant turn."""
+    return next((i for i, m in enumerate(messages) if m["role"] == "assistant"), len(messages))
+
+
 def context_length(messages: list[dict], context_turns: int | None) -> int:
     """Where a conversation's trained part starts: after `context_turns` messages, or
     before its first assistant turn when the data do not say."""
     if context_turns is None:
-        context_turns = next((i for i, m in enumerate(messages) if m["role"] == "assistant"),
-                             len(messages))
+        context_turns = prompt_length(messages)
     if not 0 < context_turns < len(messages) or messages[context_turns]["role"] != "assistant":
         raise ValueError(f"context_turns {context_turns}: the trained part of a conversation "
                          f"must start with an assistant turn after the prompt "
@@ -65,14 +71,18 @@ def load_examples(path: str | os.PathLike):
     if "messages" in columns:
         # Json keeps each message as written: tool calls with different argument names
         # would otherwise be merged into one struct with null fields
+        conversations = [(json.loads(r["messages"]), r.get("tools"), r.get("context_turns"))
+                         for r in records]
+        splits = [context_length(messages, context) for messages, _, context in conversations]
+        if all(split == prompt_length(messages)
+               for (messages, _, _), split in zip(conversations, splits, strict=True)):
+            features = Features({"messages": List(Json()), "tools": Value("string")})
+            rows = [{"messages": messages, "tools": tools} for messages, tools, _ in conversations]
+            return Dataset.from_list(rows, features=features), ("assistant_only",)
         features = Features({"prompt": List(Json()), "completion": List(Json()),
                              "tools": Value("string")})
-        rows = []
-        for record in records:
-            messages = json.loads(record["messages"])
-            split = context_length(messages, record.get("context_turns"))
-            rows.append({"prompt": messages[:split], "completion": messages[split:],
-                         "tools": record.get("tools")})
+        rows = [{"prompt": messages[:split], "completion": messages[split:], "tools": tools}
+                for (messages, tools, _), split in zip(conversations, splits, strict=True)]
         return Dataset.from_list(rows, features=features), ("completion_only", "assistant_only")
     if {"prompt", "completion"} <= columns:
         return Dataset.from_list([{"prompt": r["prompt"], "completion": r["completion"]}
