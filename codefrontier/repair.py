@@ -77,17 +77,10 @@ def token_counter(tokenizer):
     return lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])
 
 
-# What the first answer says before its program when the model's own words are not
-# kept (its answer may come from another setting's protocol)
-FIRST_ANSWER_PLAN = "My program:"
-
-
-def repair_conversation(problem, program: str, feedback: str,
-                        plan: str = FIRST_ANSWER_PLAN) -> list[dict]:
-    """The reasoning prompt, the failed program as the model's answer (behind `plan`),
-    the feedback."""
+def repair_conversation(problem, program: str, feedback: str) -> list[dict]:
+    """The reasoning prompt, the failed program as the model's answer, the feedback."""
     return [*messages(problem),
-            {"role": "assistant", "content": answer(plan, program)},
+            {"role": "assistant", "content": answer("My program:", program)},
             {"role": "user", "content": feedback}]
 
 

@@ -221,19 +221,6 @@ def test_two_builds_are_identical(records):
     assert any("(ok, 0.0 s CPU)" in r["messages"] for r in records)
 
 
-def test_a_repairs_first_answer_is_the_slow_reasoning_answer():
-    """No answer style of its own: the repair conversation starts as the instance's slow
-    reasoning conversation does."""
-    records = build_sft("train", 1, families=FAMILIES, knob_pool=3, with_repairs=True)
-    by_kind = {(r["problem_id"], r["variant"]): json.loads(r["messages"]) for r in records}
-    repairs = [key for key in by_kind if key[1] == "repair"]
-    assert repairs
-    for problem_id, _ in repairs:
-        repair, slow = by_kind[(problem_id, "repair")], by_kind[(problem_id, "slow")]
-        assert repair[:3] == slow
-        assert repair[3]["role"] == "user" and "```python" in repair[4]["content"]
-
-
 def test_two_builds_with_repairs_are_identical():
     """A repair conversation quotes the judge on a slow reference that ran out of time:
     it names the limit, not the CPU time measured, so two builds agree."""

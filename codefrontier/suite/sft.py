@@ -18,7 +18,7 @@ after its first failure it has no way to go on.
 
 With repairs (`with_repairs`), each instance with a slow reference also gives one
 reasoning conversation in the format of repair (repair.py): the slow program as the
-model's first answer (behind the plan of the instance's slow reasoning conversation), the feedback on its real judgement on the instance's hidden tests
+model's first answer, the feedback on its real judgement on the instance's hidden tests
 (it exceeds the time limit on the largest; judged on the tests whose verdicts the
 calibration makes certain, so that the data are the same on every machine), and the
 efficient program as the second answer. Without it the SFT policy has never seen a
@@ -27,7 +27,8 @@ turn after its answer, and answers feedback with noise.
 A fix or repair conversation trains its failed first attempt too, unless
 `mask_failed_attempts` makes it context (`context_turns`). Trained, the broken drafts
 are the tiny model's extra practice at code inside a tool call, and the repair
-conversations' slow first answers keep the slow behaviour that R_2 pulls towards; masked, the SFT policy wrote broken tool calls and a final turn without code
+conversations' bare slow answer (`My program:`) is a mode that R_2 collapses rl-k2
+onto; masked, the SFT policy wrote broken tool calls and a final turn without code
 in half of its tool-use episodes, and kept few slow programs (benchmarks/README.md).
 
 The tool results come from the settings' own environments, driven by these scripted
@@ -263,11 +264,7 @@ def repair_turns(problem, instance: Instance, pool) -> list[dict] | None:
                            f"{result.outcome}, not an optimization failure")
     feedback = judged_feedback(pool, problem, instance.slow, asdict(result))
     plan = _pick(EFFICIENT_PLANS, instance.seed + "repair")
-    # the first answer as the instance's slow reasoning conversation gives it: a bare
-    # `My program:` answer would be a mode of its own, one that R_2 collapsed rl-k2
-    # onto in reasoning and that no other setting's prompt calls up
-    conversation = repair_conversation(problem, instance.slow, feedback,
-                                       _pick(SLOW_PLANS, instance.seed + "slow"))
+    conversation = repair_conversation(problem, instance.slow, feedback)
     return [*conversation[2:], {"role": "assistant",
                                 "content": reasoning.answer(plan, instance.efficient)}]
 
