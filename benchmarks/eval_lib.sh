@@ -1,13 +1,18 @@
-# Shared by eval_commands.sh and prefix_cache.sh (sourced, not run). Expects $here (this
-# tree), $python and $work (a scratch folder) to be set.
+# Shared by eval_commands.sh, prefix_cache.sh and sft_protocols.sh (sourced, not run).
+# Expects $here (this tree), $python and $work (a scratch folder) to be set.
 
 tunables=$("$python" -c "import yaml; print(yaml.safe_load(open('$here/config.yaml'))['environment']['GLIBC_TUNABLES'])")
 export OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1
 
-# The options of `codefrontier sample` for one setting, as config.yaml's sample rule gives
-# them (benchmarks/default_options.py), on one judge worker, into the array `options`.
+# The options config.yaml's rule gives its command (benchmarks/default_options.py ARGS),
+# into the array `options`.
+rule_options() {
+  mapfile -t options < <("$python" "$here/benchmarks/default_options.py" "$@")
+}
+
+# The options of `codefrontier sample` for one setting, on one judge worker.
 setting_options() {
-  mapfile -t options < <("$python" "$here/benchmarks/default_options.py" sample --setting "$1")
+  rule_options sample --setting "$1"
   options+=(--judge-workers 1)
 }
 

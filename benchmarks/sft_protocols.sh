@@ -22,7 +22,6 @@ python=${PYTHON:-$here/.venv/bin/python}
 source "$here/benchmarks/eval_lib.sh"
 export OMP_NUM_THREADS=2 GLIBC_TUNABLES="$tunables"
 cf=("$python" -m codefrontier.cli)
-rule_options() { mapfile -t options < <("$python" "$here/benchmarks/default_options.py" "$@"); }
 mkdir -p "$work/data"
 cp "$results/data/train.parquet" "$results/data/eval.parquet" "$work/data/"
 cd "$work"

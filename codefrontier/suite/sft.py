@@ -37,9 +37,8 @@ the observations it will see. The SFT policy so starts out with both behaviours
 (efficient and slow), the raw material that rewards of different strictness pull
 apart, in every setting's protocol.
 
-Schema (parquet; conversations that train/sft.py hands TRL as conversational
-prompt-completion pairs: the first `context_turns` messages are the prompt, the rest
-the completion, and the loss covers the completion's assistant turns only):
+Schema (parquet; conversations that train/sft.py trains on the assistant turns after
+their first `context_turns` messages only):
     problem_id   str
     variant      str   efficient | slow
     setting      str   reasoning | tool_use | agentic

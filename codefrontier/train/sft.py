@@ -62,8 +62,9 @@ def context_length(messages: list[dict], context_turns: int | None) -> int:
 
 
 def load_examples(path: str | os.PathLike):
-    """The SFT data as a datasets.Dataset, and the losses it takes: `completion_only`
-    always, and `assistant_only` too for conversations."""
+    """The SFT data as a datasets.Dataset, and the losses it takes: `assistant_only` for
+    whole conversations, `completion_only` for prompt-completion pairs, both for
+    conversations split after a context longer than their prompt."""
     from datasets import Dataset, Features, Json, List, Value
 
     records = read_records(path)
@@ -71,18 +72,19 @@ def load_examples(path: str | os.PathLike):
     if "messages" in columns:
         # Json keeps each message as written: tool calls with different argument names
         # would otherwise be merged into one struct with null fields
-        conversations = [(json.loads(r["messages"]), r.get("tools"), r.get("context_turns"))
-                         for r in records]
-        splits = [context_length(messages, context) for messages, _, context in conversations]
-        if all(split == prompt_length(messages)
-               for (messages, _, _), split in zip(conversations, splits, strict=True)):
+        conversations = [json.loads(r["messages"]) for r in records]
+        splits = [context_length(messages, record.get("context_turns"))
+                  for messages, record in zip(conversations, records, strict=True)]
+        if splits == [prompt_length(messages) for messages in conversations]:
             features = Features({"messages": List(Json()), "tools": Value("string")})
-            rows = [{"messages": messages, "tools": tools} for messages, tools, _ in conversations]
+            rows = [{"messages": messages, "tools": record.get("tools")}
+                    for messages, record in zip(conversations, records, strict=True)]
             return Dataset.from_list(rows, features=features), ("assistant_only",)
         features = Features({"prompt": List(Json()), "completion": List(Json()),
                              "tools": Value("string")})
-        rows = [{"prompt": messages[:split], "completion": messages[split:], "tools": tools}
-                for (messages, tools, _), split in zip(conversations, splits, strict=True)]
+        rows = [{"prompt": messages[:split], "completion": messages[split:],
+                 "tools": record.get("tools")}
+                for messages, split, record in zip(conversations, splits, records, strict=True)]
         return Dataset.from_list(rows, features=features), ("completion_only", "assistant_only")
     if {"prompt", "completion"} <= columns:
         return Dataset.from_list([{"prompt": r["prompt"], "completion": r["completion"]}
