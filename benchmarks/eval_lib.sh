@@ -1,7 +1,7 @@
 # Shared by eval_commands.sh, prefix_cache.sh and sft_protocols.sh (sourced, not run).
 # Expects $here (this tree), $python and $work (a scratch folder) to be set.
 
-tunables=$("$python" -c "import yaml; print(yaml.safe_load(open('$here/config.yaml'))['environment']['GLIBC_TUNABLES'])")
+tunables=$("$python" -c "import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))['environment']['GLIBC_TUNABLES'])" "$here/config.yaml")
 export OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1
 
 # The options config.yaml's rule gives its command (benchmarks/default_options.py ARGS),

@@ -113,12 +113,20 @@ def _problems_stats(args: argparse.Namespace) -> int:
 
 def _problems_calibrate(args: argparse.Namespace) -> int:
     from codefrontier.judge import JudgePool
-    from codefrontier.suite.build import load_families, to_problem
+    from codefrontier.suite.build import build_bundled, instances, load_families, to_problem
     from codefrontier.suite.calibrate import calibrate
 
-    chosen = [f for f in load_families() if not args.family or f.slug in args.family]
-    pairs = [(instance, to_problem(instance))
-             for instance in (family.instance("train", 0) for family in chosen)]
+    if args.split is None:  # the first train instance of each family
+        chosen = [f for f in load_families() if not args.family or f.slug in args.family]
+        pairs = [(instance, to_problem(instance))
+                 for instance in (family.instance("train", 0) for family in chosen)]
+    else:  # every instance of a build, as `problems build` makes it
+        selection = (args.split, args.instances, set(args.difficulty) or None,
+                     set(args.family) or None, args.knob_pool)
+        pairs = list(zip(instances(*selection),
+                         build_bundled(args.split, args.instances,
+                                       _test_inputs(args.disjoint_from), *selection[2:]),
+                         strict=True))
     with JudgePool(workers=args.workers) as pool:
         reports = calibrate(pairs, pool)
     failing = 0
@@ -724,10 +732,25 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("path", help="a problems file (.parquet or .jsonl)")
     stats.set_defaults(handler=_problems_stats)
     calibrate = problem_commands.add_parser(
-        "calibrate", help="check the bundled suite's limits with the judge")
+        "calibrate", help="check the bundled suite's limits with the judge",
+        description="Without --split: the first train instance of each family. With it: "
+                    "every instance of that build (the options of `problems build`), each "
+                    "checked for its efficient reference's margin and its buggy variant's "
+                    "failure, the slow reference on each family's first instance.")
     calibrate.add_argument("--workers", type=int, default=None)
     calibrate.add_argument("--family", action="append", default=[],
                            help="calibrate only this family (repeatable; default: all)")
+    calibrate.add_argument("--split", choices=("train", "eval"),
+                           help="calibrate every instance of this split's build")
+    calibrate.add_argument("--instances", type=int, default=None,
+                           help="with --split: instances per family (as for problems build)")
+    calibrate.add_argument("--knob-pool", type=int, metavar="N",
+                           help="with --split: knobs from N settings per family")
+    calibrate.add_argument("--difficulty", action="append", default=[],
+                           choices=("easy", "medium", "hard"),
+                           help="with --split: families of this difficulty only")
+    calibrate.add_argument("--disjoint-from", action="append", default=[], metavar="PROBLEMS",
+                           help="with --split: as for problems build")
     calibrate.set_defaults(handler=_problems_calibrate)
     return parser
 

@@ -41,12 +41,13 @@ def sample_checkpoint(model: str, problems_path: str | os.PathLike, out: str | o
             records = runner.run(engine, problems, sampling, progress=progress, pool=pool)
         finally:
             engine.close()
+        losses = pool.worker_losses if pool is not None else 0
     local = [path for path in (model,) if Path(path).is_dir()]
     provenance = record([*local, problems_path], kind="samples", model=str(model),
                         setting=setting, episode_limits=episode_limits or {},
                         backend=backend, backend_options=backend_options or {},
                         sampling=asdict(sampling), seed=sampling.seed,
-                        codefrontier_version=__version__)
+                        codefrontier_version=__version__, judge_worker_losses=losses)
     write_records([asdict(r) for r in records], out, schema=SAMPLES_SCHEMA,
                   metadata={PARQUET_KEY: json.dumps(provenance, sort_keys=True)})
     truncated = sum(r.finish_reason == "length" for r in records)

@@ -25,6 +25,7 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import functools
 import json
 import math
 import os
@@ -42,16 +43,16 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from codefrontier.judge import linux
-from codefrontier.judge.isolation import _python_dirs
+from codefrontier.judge.isolation import SYSTEM_DIRS, SandboxError, covered, python_dirs
 from codefrontier.textcut import cut_stream, excerpt_bytes
 
 WORKSPACE = "/workspace"
 EXTRA_BIN = "/opt/codefrontier/bin"  # in the sandbox: `python`/`python3` where missing
+SANDBOX_VENV = "/opt/codefrontier/venv"  # in the sandbox: this interpreter's virtualenv
 # Above every judge uid (200_000 + a pid, and pids stay below 2**22), below 2**31.
 TERMINAL_UID_BASE = 5_000_000
 UIDS_PER_PROCESS = 256
 WORKSPACE_INODES = 65_536  # files and folders in a workspace
-SYSTEM_DIRS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 TIMES_FD = 3  # where the sandbox's shell reports the command's CPU time (bash's `times`)
 QUOTA_CHECK_S = 0.5  # without root: how often a running command's workspace is measured
 DRAIN_S = 5.0  # after bwrap exited: the longest wait for the output to close, the init to end
@@ -369,7 +370,7 @@ def _bwrap_path() -> str:
     found = shutil.which("bwrap") or next(
         (p for p in BWRAP_FALLBACKS if os.access(p, os.X_OK)), None)
     if found is None:
-        raise RuntimeError(_MISSING_BWRAP)
+        raise SandboxError(_MISSING_BWRAP)
     return found
 
 
@@ -384,38 +385,56 @@ def _mirror_system_dirs() -> list[str]:
     return args
 
 
-def _covered(path: str, by: list[str]) -> bool:
-    return any(path == d or path.startswith(d.rstrip("/") + "/") for d in by)
+@functools.cache
+def _python_mounts() -> tuple[tuple[str, ...], str]:
+    """bwrap arguments that show this interpreter inside the sandbox, and the PATH entry
+    where `python` and `python3` are found.
 
-
-def _python_mounts() -> tuple[list[str], str]:
-    """bwrap arguments that show this interpreter's folders read-only at the same paths
-    (their parents traversable), and the PATH entries that make it `python` and
-    `python3`: its own bin folder (a virtualenv's keeps it a virtualenv), and symlinks
-    for the names that folder lacks (Debian's /usr/bin has no `python`)."""
+    The base installation is shown read-only at its own paths (the interpreter finds its
+    standard library there; parent folders are made traversable). A virtualenv, usually
+    inside the checkout, is shown at SANDBOX_VENV instead of its own path: what a
+    command sees (PATH, tracebacks through site-packages) is then the same wherever the
+    project is checked out. Names its bin folder lacks (Debian's /usr/bin has no
+    `python`) are symlinks in EXTRA_BIN. Must follow the sandbox's own /tmp: a folder
+    under /tmp or /var/tmp is bound into the private tmpfs, not hidden by it."""
     args: list[str] = []
     bound = [p for p in SYSTEM_DIRS if os.path.isdir(p)]
     made: set[str] = set()
-    for folder in _python_dirs():
-        if _covered(folder, bound):
+    venv = os.path.realpath(sys.prefix) if sys.prefix != sys.base_prefix else None
+    for folder in python_dirs():
+        if covered(folder, bound) or (venv and covered(os.path.realpath(folder), [venv])):
             continue
-        parents = [str(p) for p in reversed(PurePosixPath(folder).parents) if str(p) != "/"]
-        for parent in parents:
-            if parent not in made and not _covered(parent, bound):
-                args += ["--perms", "0755", "--dir", parent]
-                made.add(parent)
+        args += _make_parents(folder, bound, made)
         args += ["--ro-bind", folder, folder]
         bound.append(folder)
-    bin_dir = os.path.dirname(os.path.abspath(sys.executable))
-    interpreter = os.path.realpath(sys.executable)
-    missing = [name for name in ("python", "python3")
-               if os.path.realpath(os.path.join(bin_dir, name)) != interpreter]
+    if venv is not None:
+        args += _make_parents(SANDBOX_VENV, bound, made)
+        args += ["--ro-bind", venv, SANDBOX_VENV]
+        bin_dir = f"{SANDBOX_VENV}/bin"
+        present = [n for n in ("python", "python3") if os.path.exists(f"{venv}/bin/{n}")]
+        if not present:
+            raise SandboxError(f"the agentic terminal's sandbox: the virtualenv {venv} has "
+                               f"neither bin/python nor bin/python3")
+        target = f"{bin_dir}/{present[0]}"
+    else:
+        bin_dir, present, target = EXTRA_BIN, [], os.path.realpath(sys.executable)
+    missing = [name for name in ("python", "python3") if name not in present]
     if not missing:
-        return args, bin_dir
-    args += ["--dir", EXTRA_BIN]
+        return tuple(args), bin_dir
+    args += [*_make_parents(EXTRA_BIN, bound, made), "--dir", EXTRA_BIN]
     for name in missing:
-        args += ["--symlink", interpreter, f"{EXTRA_BIN}/{name}"]
-    return args, f"{bin_dir}:{EXTRA_BIN}"
+        args += ["--symlink", target, f"{EXTRA_BIN}/{name}"]
+    return tuple(args), bin_dir if bin_dir == EXTRA_BIN else f"{bin_dir}:{EXTRA_BIN}"
+
+
+def _make_parents(folder: str, bound: list[str], made: set[str]) -> list[str]:
+    """bwrap arguments that create the parents of `folder` not yet there (traversable)."""
+    args = []
+    for parent in [str(p) for p in reversed(PurePosixPath(folder).parents) if str(p) != "/"]:
+        if parent not in made and not covered(parent, bound):
+            args += ["--perms", "0755", "--dir", parent]
+            made.add(parent)
+    return args
 
 
 def _limits_wrapper(limits: CommandLimits, times_fd: int) -> str:
@@ -445,6 +464,15 @@ def _children_cpu_s(report: bytes) -> float | None:
         return None
 
 
+# The interpreter's probe: each name must start and import the standard library.
+_PYTHON_PROBE_FAILED = 97
+_PYTHON_PROBE = (
+    'for name in python python3; do found=$(command -v "$name") || '
+    '{ echo "no $name on PATH ($PATH)"; exit 97; }; '
+    '"$name" -c "import json, sys" || { echo "$found does not start"; exit 97; }; done')
+_python_checked = False  # a Terminal of this process has run the probe
+
+
 class Terminal:
     """A workspace of files and a shell to run commands in it, each in a fresh sandbox.
 
@@ -458,7 +486,7 @@ class Terminal:
         self._as_root = os.geteuid() == 0
         bwrap = _bwrap_path()
         if self._as_root and not os.access(SETPRIV, os.X_OK):
-            raise RuntimeError(f"{SETPRIV} (util-linux) is needed to run commands as root")
+            raise SandboxError(f"{SETPRIV} (util-linux) is needed to run commands as root")
         self.limits = limits
         self._uid = _allocate_uid() if self._as_root else None
         self.uid = self._uid  # what commands run as on the host; None: the caller's uid
@@ -516,10 +544,11 @@ class Terminal:
                 "--hostname", "sandbox"]
         if not self._as_root:
             argv += ["--unshare-user", "--disable-userns"]
-        argv += [*_mirror_system_dirs(), *python_mounts,
+        argv += [*_mirror_system_dirs(),
                  "--proc", "/proc", "--dev", "/dev",
                  "--perms", "1777", "--size", tmp_bytes, "--tmpfs", "/tmp",
                  "--perms", "1777", "--size", tmp_bytes, "--tmpfs", "/dev/shm",
+                 *python_mounts,  # after /tmp: an interpreter under /tmp stays visible
                  "--bind", self._workspace, WORKSPACE, "--chdir", WORKSPACE,
                  # bwrap's own tmpfs (the root, /dev) would take unbounded writes
                  "--remount-ro", "/dev", "--remount-ro", "/",
@@ -534,11 +563,24 @@ class Terminal:
         return [*argv, "/bin/bash", "-c", _limits_wrapper(self.limits, TIMES_FD), "limits"]
 
     def _probe(self) -> None:
-        """Fail now, with bwrap's own words, where it cannot build the sandbox."""
-        result = self._run_locked("true")
+        """Fail now, with bwrap's own words, where it cannot build the sandbox; the first
+        Terminal of a process also checks that `python` and `python3` start inside, so
+        that a missing interpreter is reported once as the sandbox's fault, never as a
+        failing program."""
+        global _python_checked
+        check_python = not _python_checked
+        result = self._run_locked(_PYTHON_PROBE if check_python else "true")
+        if result.exit_code == _PYTHON_PROBE_FAILED and check_python:
+            mounts, python_bin = _python_mounts()
+            shown = " ".join(mounts) or "(none: the system folders hold it)"
+            raise SandboxError(
+                f"the agentic terminal's sandbox cannot start Python: {result.output.strip()} "
+                f"(PATH starts with {python_bin}; interpreter {sys.executable}, prefix "
+                f"{sys.prefix}; bwrap arguments that show it: {shown})")
         if result.exit_code != 0:
-            raise RuntimeError(f"bubblewrap could not start a sandbox here "
+            raise SandboxError(f"bubblewrap could not start a sandbox here "
                                f"(exit {result.exit_code}): {result.output.strip()}")
+        _python_checked = True
 
     def _describe(self) -> str:
         if self._as_root:

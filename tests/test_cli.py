@@ -40,6 +40,7 @@ def test_judges_the_examples_into_a_verdicts_table(tmp_path):
     metadata = read_metadata(out)
     assert json.loads(metadata["isolation"])["level"] == table["isolation"].iloc[0]
     assert metadata["judge_workers"] == str(len(os.sched_getaffinity(0)))
+    assert metadata["judge_worker_losses"] == "0"
 
 
 def test_all_tests_flag(tmp_path):

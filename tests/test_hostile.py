@@ -8,6 +8,8 @@ judged correct.
 
 import os
 import secrets
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -127,17 +129,47 @@ def assert_host_untouched(judge, listener, worker_pids):
     assert check.outcome == "correct"
 
 
-@pytest.mark.parametrize("name", sorted(HOSTILE))
-def test_hostile_program(judge, listener, name):
-    body, expected = HOSTILE[name]
+def hostile_code(name: str, listener) -> str:
+    body, _ = HOSTILE[name]
+    if name.startswith("compile_bomb"):
+        return body
     prelude = (f"MARK = {MARK!r}\nPORT = {listener.getsockname()[1]}\nPLACES = {OTHER_PLACES!r}\n"
                f"JUDGE_FILES = {judge_files()!r}\nHOST_PID = {os.getpid()}\n")
-    code = program(prelude + body)
-    if name.startswith("compile_bomb"):
-        code = body
+    return program(prelude + body)
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_program(judge, listener, name):
     workers = judge.worker_pids
-    [result] = judge.judge({"double": PROBLEM}, [Sample("double", 0, code=code)])
-    assert result.verdicts == [expected], result.error
+    [result] = judge.judge({"double": PROBLEM}, [Sample("double", 0, code=hostile_code(name,
+                                                                                      listener))])
+    assert result.verdicts == [HOSTILE[name][1]], result.error
+    assert_host_untouched(judge, listener, workers)
+
+
+@pytest.fixture
+def oversubscribed():
+    """Three busy loops per core this process may use, for the tests that ask for it."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                for _ in range(3 * len(os.sched_getaffinity(0)))]
+    yield len(spinners)
+    for spinner in spinners:
+        spinner.kill()
+        spinner.wait()
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_program_under_load(judge, listener, oversubscribed, name):
+    """The same verdicts with three busy loops per core beside the judge: a loaded
+    machine slows judging but decides nothing (a lost worker is replaced, never a
+    verdict)."""
+    losses = judge.worker_losses
+    workers = judge.worker_pids
+    [result] = judge.judge({"double": PROBLEM}, [Sample("double", 0, code=hostile_code(name,
+                                                                                      listener))])
+    assert result.verdicts == [HOSTILE[name][1]], result.error
+    if judge.worker_losses > losses:  # replaced workers have new pids
+        workers = judge.worker_pids
     assert_host_untouched(judge, listener, workers)
 
 

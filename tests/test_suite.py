@@ -114,6 +114,29 @@ def test_limits_are_calibrated_with_the_judge(first_instances):
     assert trouble == {}
 
 
+@pytest.mark.slow
+def test_every_buggy_variant_fails_on_every_instance_the_default_builds(tmp_path):
+    """The default's train and eval builds (config.yaml's options, eval disjoint from
+    train) calibrated instance by instance: the judge fails every buggy variant, and the
+    efficient references keep their margin."""
+    import shlex
+    from pathlib import Path
+
+    import yaml
+
+    from codefrontier.cli import main
+    from codefrontier.workflow import command_options
+
+    config = yaml.safe_load((Path(__file__).resolve().parents[1] / "config.yaml").read_text())
+    train = tmp_path / "train.parquet"
+    options = {split: shlex.split(command_options(config, "problems", split=split))
+               for split in ("train", "eval")}
+    assert main(["problems", "build", *options["train"], "--out", str(train)]) == 0
+    for split, extra in (("train", []), ("eval", ["--disjoint-from", str(train)])):
+        selection = [word for word in options[split] if word not in ("--source", "bundled")]
+        assert main(["problems", "calibrate", *selection, *extra]) == 0, split
+
+
 def test_a_knob_pool_gives_every_split_the_same_few_settings():
     family = next(f for f in FAMILIES if f.slug == "two-sum")
     train = [family.instance("train", i, knob_pool=3) for i in range(12)]

@@ -85,9 +85,13 @@ def test_files_persist_between_commands_and_cwd_is_the_workspace(terminal):
 
 def test_python_on_path_is_this_interpreter(terminal):
     assert terminal.run("python main.py").output == "42\n"
+    # a virtualenv is shown at a fixed path: nothing inside names the checkout
+    prefix = terminal_module.SANDBOX_VENV if sys.prefix != sys.base_prefix else sys.prefix
     for name in ("python", "python3"):
-        result = terminal.run(f"{name} -c 'import sys; print(sys.prefix, sys.version_info[:2])'")
-        assert result.output == f"{sys.prefix} {sys.version_info[:2]}\n", result.output
+        result = terminal.run(f"{name} -c 'import sys; print(sys.prefix, sys.base_prefix, "
+                              f"sys.version_info[:2])'")
+        assert result.output == f"{prefix} {sys.base_prefix} {sys.version_info[:2]}\n"
+    assert str(REPO) not in terminal.run("echo $PATH; command -v python").output
 
 
 def test_output_interleaves_stdout_and_stderr_and_reports_the_exit(terminal):

@@ -66,14 +66,18 @@ def judge_files(problems_path: str | os.PathLike, samples_path: str | os.PathLik
         results = pool.judge(problems.problems, samples, all_tests=all_tests, progress=progress)
         isolation = pool.isolation
         worker_count = pool.worker_count
+        losses = pool.worker_losses
     from codefrontier.provenance import PARQUET_KEY, record
 
     provenance = record([problems_path, samples_path], kind="verdicts", all_tests=all_tests,
-                        isolation=isolation.to_dict(), judge_workers=worker_count)
+                        isolation=isolation.to_dict(), judge_workers=worker_count,
+                        judge_worker_losses=losses)
     metadata = {"codefrontier_version": __version__,
                 "isolation": json.dumps(isolation.to_dict()),
                 "all_tests": json.dumps(all_tests),
                 "judge_workers": str(worker_count),
+                # workers lost (died or silent) and replaced; their samples judged again
+                "judge_worker_losses": str(losses),
                 PARQUET_KEY: json.dumps(provenance, sort_keys=True)}
     write_records([asdict(r) for r in results], out_path, schema=VERDICTS_SCHEMA,
                   metadata=metadata)

@@ -26,6 +26,7 @@ import os
 import shutil
 import socket
 import sys
+import sysconfig
 from dataclasses import asdict, dataclass
 
 from codefrontier.judge import linux
@@ -33,7 +34,7 @@ from codefrontier.judge import linux
 LEVELS = ("namespaces", "userns", "rlimits")
 SCRATCH = "/sandbox"
 PRIVATE_TMPFS = ("/tmp", "/var/tmp", "/dev/shm", SCRATCH)
-_SYSTEM_DIRS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SYSTEM_DIRS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _DEVICES = ("null", "zero", "full", "random", "urandom")
 _NAMESPACES = (
     linux.CLONE_NEWNS | linux.CLONE_NEWPID | linux.CLONE_NEWNET | linux.CLONE_NEWIPC
@@ -103,16 +104,41 @@ def _write(path: str, text: str) -> None:
         handle.write(text)
 
 
-def _python_dirs() -> list[str]:
-    """The folders the interpreter and its standard library live in."""
-    dirs = set()
-    for prefix in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix):
-        dirs.add(os.path.abspath(prefix))
-        dirs.add(os.path.realpath(prefix))
-    dirs.add(os.path.dirname(os.path.realpath(sys.executable)))
+def python_dirs() -> list[str]:
+    """The folders outside the system's that the interpreter, its shared library and its
+    standard library live in, as named and as the file system resolves them (a prefix
+    or a stdlib reached through a symlink)."""
+    paths = sysconfig.get_paths()
+    dirs = {os.path.dirname(os.path.realpath(sys.executable))}
+    for folder in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+                   paths["stdlib"], paths["platstdlib"], sysconfig.get_config_var("LIBDIR")):
+        if folder:
+            dirs |= {os.path.abspath(folder), os.path.realpath(folder)}
+    dirs = {d for d in dirs if os.path.isdir(d) and not covered(d, SYSTEM_DIRS)}
     # Nested folders are covered by their parents' bind mounts.
-    ordered = sorted(dirs)
-    return [d for d in ordered if not any(d.startswith(p + "/") for p in ordered if p != d)]
+    return sorted(d for d in dirs if not covered(d, [p for p in dirs if p != d]))
+
+
+def covered(path: str, by) -> bool:
+    """Whether `path` is one of the folders `by` or lies below one (lexically)."""
+    return any(path == d or path.startswith(d.rstrip("/") + "/") for d in by)
+
+
+class SandboxError(RuntimeError):
+    """A sandbox cannot be built, or cannot show what it must (bwrap, Python): a fault of
+    the machine or the installation, never of a program that runs in it."""
+
+
+def check_python_shown(folders: list[str]) -> None:
+    """Raise SandboxError naming the first of Python's `folders` (and its standard library)
+    the sandbox's root does not show."""
+    for folder in folders:
+        if not os.path.isdir(folder):
+            raise SandboxError(f"the judge's sandbox does not show the Python folder {folder} "
+                               f"(interpreter {sys.executable})")
+    stdlib = sysconfig.get_paths()["stdlib"]
+    if not os.path.exists(os.path.join(stdlib, "os.py")):
+        raise SandboxError(f"the judge's sandbox does not show the standard library {stdlib}")
 
 
 def _bind_readonly(source: str, target: str) -> None:
@@ -134,31 +160,22 @@ def _mount_tmpfs(target: str, size_mb: int, mode: str = "1777") -> None:
                 f"size={size_mb}m,nr_inodes=4096,mode={mode}")
 
 
-def _replicate(path: str, root: str) -> None:
-    """Make `path` exist inside `root`: a symlink as a symlink, a folder as a read-only bind."""
+def _replicate(path: str, root: str, opened: dict[str, int]) -> None:
+    """Make `path` exist inside `root`: a folder as a read-only bind of the descriptor
+    `opened` holds for it, a symlink as a symlink."""
     inside = root + path
-    if os.path.islink(path):
-        os.makedirs(os.path.dirname(inside), exist_ok=True)
+    if path in opened:
+        os.makedirs(inside, mode=0o755, exist_ok=True)
+        # the descriptor, not the path: the path may lie under a folder mounted over since
+        _bind_readonly(f"/proc/self/fd/{opened[path]}", inside)
+    elif os.path.islink(path):
+        os.makedirs(os.path.dirname(inside), mode=0o755, exist_ok=True)
         if not os.path.lexists(inside):
             os.symlink(os.readlink(path), inside)
-    elif os.path.isdir(path):
-        os.makedirs(inside, exist_ok=True)
-        _bind_readonly(path, inside)
 
 
-def build_private_root(tmpfs_mb: int) -> None:
-    """Pivot into a fresh root: system folders and Python read-only, private tmpfs, new /proc.
-
-    Runs in the worker's init process, inside new mount and pid namespaces.
-    Nothing mounted here is visible outside, and everything vanishes with the
-    namespace.
-    """
-    linux.mount("none", "/", None, linux.MS_REC | linux.MS_PRIVATE)
-    root = "/tmp"  # any existing folder will do as the mount point of the new root
-    linux.mount("tmpfs", root, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=16m,mode=755")
-    for path in (*_SYSTEM_DIRS, *_python_dirs()):
-        if os.path.lexists(path):
-            _replicate(path, root)
+def _make_devices(root: str) -> None:
+    """A /dev of its own under `root`: the harmless devices and the fd links."""
     os.makedirs(root + "/dev", exist_ok=True)
     linux.mount("tmpfs", root + "/dev", "tmpfs", linux.MS_NOSUID, "size=1m,mode=755")
     for name in _DEVICES:
@@ -167,8 +184,36 @@ def build_private_root(tmpfs_mb: int) -> None:
     for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
         os.symlink(target, f"{root}/dev/{name}")
-    for path in PRIVATE_TMPFS:
-        _mount_tmpfs(root + path, tmpfs_mb)
+
+
+def build_private_root(tmpfs_mb: int) -> list[str]:
+    """Pivot into a fresh root: system folders and Python read-only, private tmpfs, new /proc.
+
+    Runs in the worker's init process, inside new mount and pid namespaces.
+    Nothing mounted here is visible outside, and everything vanishes with the
+    namespace. The folders to show are opened before anything is mounted, and Python's
+    are bound after the private tmpfs: an interpreter under /tmp or /var/tmp is then
+    shown inside them instead of hidden by them. Returns Python's folders.
+    """
+    linux.mount("none", "/", None, linux.MS_REC | linux.MS_PRIVATE)
+    python = python_dirs()  # before /tmp is mounted over: it may hide some of them
+    shown = (*SYSTEM_DIRS, *python)
+    opened = {path: os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+              for path in shown if os.path.isdir(path) and not os.path.islink(path)}
+    root = "/tmp"  # any existing folder will do as the mount point of the new root
+    try:
+        linux.mount("tmpfs", root, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV,
+                    "size=16m,mode=755")
+        for path in SYSTEM_DIRS:
+            _replicate(path, root, opened)
+        _make_devices(root)
+        for path in PRIVATE_TMPFS:
+            _mount_tmpfs(root + path, tmpfs_mb)
+        for path in python:
+            _replicate(path, root, opened)
+    finally:
+        for fd in opened.values():
+            os.close(fd)
     os.makedirs(root + "/proc", exist_ok=True)
     linux.mount("proc", root + "/proc", "proc",
                 linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC, "hidepid=2")
@@ -180,6 +225,7 @@ def build_private_root(tmpfs_mb: int) -> None:
     linux.mount("none", "/", None, linux.MS_REMOUNT | linux.MS_BIND | linux.MS_RDONLY
                 | linux.MS_NOSUID | linux.MS_NODEV)
     socket.sethostname("sandbox")
+    return python
 
 
 def files_in_use(path: str) -> int:
@@ -188,15 +234,21 @@ def files_in_use(path: str) -> int:
     return stats.f_files - stats.f_ffree
 
 
-def clear_folder(path: str) -> None:
-    """Remove everything inside `path` (a private tmpfs or scratch folder)."""
+def clear_folder(path: str, keep: tuple[str, ...] = ()) -> None:
+    """Remove everything inside `path` (a private tmpfs or scratch folder) but the folders
+    in `keep` (Python bound into it) and the folders on the way to them."""
     try:
         entries = list(os.scandir(path))
     except FileNotFoundError:
         return
     for entry in entries:
+        if entry.path in keep:
+            continue
         if entry.is_dir(follow_symlinks=False):
-            shutil.rmtree(entry.path, ignore_errors=True)
+            if any(kept.startswith(entry.path + "/") for kept in keep):
+                clear_folder(entry.path, keep)
+            else:
+                shutil.rmtree(entry.path, ignore_errors=True)
         else:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(entry.path)

@@ -5,11 +5,13 @@
 
 Workers are fresh interpreters started with fork+exec (never a fork of the
 caller, which may be a multi-GB trainer holding a CUDA context), one per core
-by default. A worker that dies or hangs is replaced; its sample gets RE.
+by default. A worker that dies or hangs is replaced and its sample judged again by
+a fresh one: a lost worker is never a verdict.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -29,7 +31,7 @@ from tqdm import tqdm
 from codefrontier.judge import wire
 from codefrontier.judge.cache import ByteBudgetCache
 from codefrontier.judge.extract import extract_code
-from codefrontier.judge.isolation import LEVELS, Isolation
+from codefrontier.judge.isolation import LEVELS, Isolation, SandboxError
 from codefrontier.judge.verdicts import Outcome, Verdict, classify, first_failure
 from codefrontier.problems import Problem
 from codefrontier.textcut import excerpt_bytes
@@ -39,6 +41,7 @@ log = logging.getLogger("codefrontier.judge")
 DEFAULT_OUTPUT_LIMIT_MB = 16.0
 COMPILE_ALLOWANCE_S = 30.0
 START_TIMEOUT_S = 60.0
+LOST_WORKER_ATTEMPTS = 4  # a request goes to this many workers before the judge gives up
 _PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 
 
@@ -103,7 +106,11 @@ def workers_per_process(node_workers: int | None = None) -> int:
 
 
 class WorkerDied(RuntimeError):
-    pass
+    """A worker died or stayed silent past its time: an event of the machine, not a verdict."""
+
+
+class JudgeUnavailable(RuntimeError):
+    """Workers were lost again and again on one request: the judge cannot answer it."""
 
 
 class _Worker:
@@ -125,7 +132,14 @@ class _Worker:
         self.process = subprocess.Popen(self._command, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, env=env, close_fds=True,
                                         start_new_session=True)
-        ready = self._receive(START_TIMEOUT_S)
+        try:
+            ready = self._receive(START_TIMEOUT_S)
+        except WorkerDied:
+            self.stop(kill=True)
+            raise
+        if ready.get("op") == "failed":
+            self.stop(kill=True)
+            raise SandboxError(f"the judge's sandbox could not be built: {ready['error']}")
         if ready.get("op") != "ready":
             raise WorkerDied(f"judge worker sent {ready!r} instead of ready")
         self.isolation = Isolation(**ready["isolation"])
@@ -142,16 +156,16 @@ class _Worker:
         return header
 
     def request(self, request: dict, timeout: float) -> dict:
+        """The worker's answer to `request`; WorkerDied when it dies or stays silent for
+        `timeout` seconds, after which it is stopped (the next request starts a fresh one)."""
+        if self.process is None:
+            self.start()
         try:
             wire.send(self.process.stdin.fileno(), request)
             return self._receive(timeout)
-        except (WorkerDied, BrokenPipeError) as error:
-            self.restart()
+        except (WorkerDied, OSError) as error:
+            self.stop(kill=True)
             raise WorkerDied(str(error)) from None
-
-    def restart(self) -> None:
-        self.stop(kill=True)
-        self.start()
 
     def stop(self, kill: bool = False) -> None:
         if self.process is None:
@@ -165,8 +179,9 @@ class _Worker:
         if kill:
             self.process.kill()
             self.process.wait()
-        self.process.stdin.close()
-        self.process.stdout.close()
+        for pipe in (self.process.stdin, self.process.stdout):
+            with contextlib.suppress(OSError):
+                pipe.close()
         self.process = None
 
 
@@ -183,18 +198,29 @@ class JudgePool:
     reply_cache_mb: the replies of recently judged programs, kept up to this size: a
         program judged again on the same tests under the same limits (a sample's copy in
         this batch, or in an earlier one) reuses its verdicts instead of running again.
+    patience: multiplies the time a worker may take to answer (from the limits and the
+        number of tests) before it is taken for lost.
+
+    A worker that dies or stays silent past that time is an event of the machine, never
+    a verdict: it is replaced, the loss is logged and counted (`worker_losses`), and the
+    request goes to a fresh worker with twice the time, up to LOST_WORKER_ATTEMPTS
+    times; then JudgeUnavailable is raised.
     """
 
     def __init__(self, workers: int | None = None, max_isolation: str = "namespaces",
                  output_limit_mb: float = DEFAULT_OUTPUT_LIMIT_MB,
                  processes_per_test: int = 32, cache_mb: float = 256.0,
-                 reply_cache_mb: float = 64.0) -> None:
+                 reply_cache_mb: float = 64.0, patience: float = 1.0) -> None:
         if max_isolation not in LEVELS:
             raise ValueError(f"max_isolation {max_isolation!r} is not one of {LEVELS}")
         count = workers or workers_per_process()
         if count < 1:
             raise ValueError(f"workers must be at least 1, got {workers}")
+        if patience <= 0:
+            raise ValueError(f"patience must be positive, got {patience}")
         self.output_limit_mb = output_limit_mb
+        self.patience = patience
+        self.worker_losses = 0  # workers lost (died or silent) while answering
         self._workers = [_Worker(max_isolation, processes_per_test, cache_mb)
                          for _ in range(count)]
         self._idle: queue.Queue[_Worker] = queue.Queue()
@@ -273,22 +299,39 @@ class JudgePool:
             return cached
         tests, _, _ = self._ordered_tests(problem)
         timeout = COMPILE_ALLOWANCE_S + len(tests) * (2.0 * problem.time_limit_s + 3.0)
-        worker = self._idle.get()
-        try:
-            reply = worker.request(request, timeout)
+
+        def ask(worker: _Worker, time_s: float) -> dict:
+            reply = worker.request(request, time_s)
             if reply.get("op") == "need_tests":  # first time, or evicted from its cache
-                reply = worker.request({**request, "tests": tests}, timeout)
-        except WorkerDied as error:
-            log.warning("%s: judge worker lost (%s); scored RE", problem.problem_id, error)
-            reply = {"runs": [{"verdict": Verdict.RE.value, "cpu_s": 0.0, "peak_mb": 0.0,
-                               "stderr": f"judge worker lost: {error}"}], "compile_error": ""}
-            return reply, worker.isolation.level  # not cached: the next copy runs afresh
-        finally:
-            self._idle.put(worker)
-        judged = (reply, worker.isolation.level)
+                reply = worker.request({**request, "tests": tests}, time_s)
+            return reply
+
+        reply, isolation = self._answer(ask, timeout, problem.problem_id)
+        judged = (reply, isolation)
         with self._lock:
             self._replies.put(key, judged, len(json.dumps(reply)) + len(request["code"]))
         return judged
+
+    def _answer(self, ask, timeout_s: float, what: str) -> tuple[dict, str]:
+        """`ask(worker, seconds)` on an idle worker, and the isolation it ran under; a lost
+        worker is replaced and the question asked again of the fresh one, with twice the
+        time (a loaded machine), up to LOST_WORKER_ATTEMPTS times."""
+        time_s = timeout_s * self.patience
+        for attempt in range(1, LOST_WORKER_ATTEMPTS + 1):
+            worker = self._idle.get()
+            try:
+                return ask(worker, time_s), worker.isolation.level
+            except WorkerDied as error:
+                with self._lock:
+                    self.worker_losses += 1
+                log.warning("%s: judge worker lost (%s), attempt %d of %d; asking a fresh "
+                            "worker", what, error, attempt, LOST_WORKER_ATTEMPTS)
+                last_error = error
+                time_s *= 2
+            finally:
+                self._idle.put(worker)
+        raise JudgeUnavailable(f"{what}: judge workers lost {LOST_WORKER_ATTEMPTS} times "
+                               f"in a row (last: {last_error}); no verdict is given")
 
     def _result(self, problem: Problem, sample: Sample, judged: tuple[dict, str]) -> SampleResult:
         _, input_lens, _ = self._ordered_tests(problem)
@@ -315,15 +358,8 @@ class JudgePool:
                    "time_limit_s": time_limit_s, "memory_limit_mb": memory_limit_mb,
                    "output_limit_mb": self.output_limit_mb, "output_chars": output_chars,
                    "excerpt_bytes": excerpt_bytes(output_chars)}
-        worker = self._idle.get()
-        try:
-            reply = worker.request(request, COMPILE_ALLOWANCE_S + 2.0 * time_limit_s + 3.0)
-        except WorkerDied as error:
-            log.warning("execute: judge worker lost (%s)", error)
-            return Execution(exit_code=-9, stdout="", stderr=f"judge worker lost: {error}",
-                             cpu_s=0.0, wall_s=0.0, status="error", truncated=False)
-        finally:
-            self._idle.put(worker)
+        reply, _ = self._answer(lambda worker, time_s: worker.request(request, time_s),
+                                COMPILE_ALLOWANCE_S + 2.0 * time_limit_s + 3.0, "execute")
         return Execution(**{name: reply[name] for name in Execution.__dataclass_fields__})
 
     def judge(self, problems: Mapping[str, Problem], samples: Iterable[Sample],

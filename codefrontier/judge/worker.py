@@ -47,7 +47,9 @@ from codefrontier.judge.isolation import (
     PRIVATE_TMPFS,
     SCRATCH,
     Isolation,
+    SandboxError,
     build_private_root,
+    check_python_shown,
     clear_folder,
     enter_namespaces,
     files_in_use,
@@ -294,11 +296,12 @@ class _Sandbox:
     # Folders a test may write to, emptied after each test, each with the inode count
     # of its own (empty) tmpfs, or None where it shares a file system with the host.
     writable: tuple[tuple[str, int | None], ...]
+    keep: tuple[str, ...] = ()  # Python's folders, where bound inside a writable one
 
     def clear_writable(self) -> None:
         for folder, empty in self.writable:
             if empty is None or files_in_use(folder) != empty:
-                clear_folder(folder)
+                clear_folder(folder, self.keep)
 
 
 def sample_process(request: dict, sandbox: _Sandbox, inbox: int, outbox: int) -> None:
@@ -387,8 +390,15 @@ def zygote(isolation: Isolation, inbox: int, outbox: int, uid: int | None, nproc
     os.dup2(devnull, 1)
     os.close(devnull)
     _close_fds_except(inbox, outbox)
+    python: list[str] = []
     if isolation.private_fs:
-        build_private_root(TMPFS_MB)
+        try:
+            python = build_private_root(TMPFS_MB)
+            check_python_shown(python)
+        except (OSError, SandboxError) as error:
+            # the pool raises this as the sandbox's fault, once, instead of judging
+            wire.send(outbox, {"op": "failed", "error": f"{type(error).__name__}: {error}"})
+            return
         scratch = SCRATCH
         writable = tuple((folder, files_in_use(folder)) for folder in PRIVATE_TMPFS)
     else:
@@ -408,7 +418,8 @@ def zygote(isolation: Isolation, inbox: int, outbox: int, uid: int | None, nproc
     sandbox = _Sandbox(isolation, Confinement(uid=uid,
                                               drop_capabilities=isolation.level == "userns",
                                               parent_death_signal=not isolation.pid_namespace),
-                       processes=nproc, writable=writable)
+                       processes=nproc, writable=writable,
+                       keep=tuple(python) if isolation.private_fs else ())
     gc.freeze()
     wire.send(outbox, {"op": "ready", "isolation": isolation.to_dict()})
     try:
@@ -513,6 +524,9 @@ def main(argv: list[str] | None = None) -> None:
     zygote_in, zygote_out = to_zygote[1], from_zygote[0]
     ready, _ = wire.receive(zygote_out)
     wire.send(pool_out, ready)
+    if ready.get("op") != "ready":
+        os.waitpid(pid, 0)
+        return
     seq = 0
     cache_bytes = int(args.cache_mb * 2**20)
     tests_cache = ByteBudgetCache(cache_bytes)

@@ -5,7 +5,8 @@ then (every instance) two generated tests in every input-length decade from 10^1
 to 10^5 bytes, drawn from the instance's own seed. The statement shows the
 instance's two smallest generated tests as examples. Expected outputs come from
 the efficient reference; the slow reference must agree on every test small
-enough for it, and the buggy variant must fail at least one test. References are
+enough for it, and the buggy variant must fail at least one test (else the generated tests are
+drawn again from a new seed: tests that a plausible bug passes would reward it). References are
 our own trusted code, so they run in-process here; the judge runs them sandboxed
 in the calibration tests.
 
@@ -24,7 +25,7 @@ import json
 import pkgutil
 import random
 import sys
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from functools import cache
 
 from codefrontier.judge.child import CALL_PRELUDE
@@ -39,6 +40,9 @@ SLOW_CROSS_CHECK_BYTES = 2_000
 SPLITS = ("train", "eval")
 DEFAULT_INSTANCES = {"train": 4, "eval": 1}
 EXAMPLES_SHOWN = 2
+# Tests are drawn again (a new seed per draw) until the buggy variant fails one of them:
+# tests that let a plausible bug pass would reward it.
+BUG_REVEALING_DRAWS = 8
 
 
 @cache
@@ -169,12 +173,14 @@ def _search_size(make, instance: Instance, low: int, high: int) -> int:
     return hi
 
 
-def generated_inputs(instance: Instance, exclude: Collection[str] = ()) -> list[str]:
-    """Two inputs per decade, smallest first, from the instance's seed."""
+def generated_inputs(instance: Instance, exclude: Collection[str] = (),
+                     draw: int = 0) -> list[str]:
+    """Two inputs per decade, smallest first, from the instance's seed (and the number of
+    the draw, when an earlier draw's tests let the buggy variant pass)."""
     inputs: list[str] = []
     for decade in DECADES:
         for index, (low, high) in enumerate(DECADE_TARGETS):
-            seed = f"{instance.seed}:{decade}:{index}"
+            seed = f"{instance.seed}:{decade}:{index}" + (f":draw{draw}" if draw else "")
             inputs.append(sized_input(instance, seed, int(low * 10**decade),
                                       int(high * 10**decade), {*exclude, *inputs}))
     return inputs
@@ -219,11 +225,34 @@ def _cached_problem(instance: Instance) -> Problem:
     return _make_problem(instance, ())
 
 
+def reveals_the_bug(instance: Instance, tests: Iterable[Test]) -> bool:
+    """Whether the instance's buggy variant fails one of `tests` (it has none: True)."""
+    buggy = instance.buggy
+    if buggy is None:
+        return True
+    for test in sorted(tests, key=lambda t: len(t.input)):
+        try:
+            answer = run_reference(instance, buggy, test.input)
+        except Exception:  # any error of the buggy program fails the test
+            return True
+        if not outputs_match(instance.family.kind, answer, test.output):
+            return True
+    return False
+
+
 def _make_problem(instance: Instance, exclude_inputs: Collection[str]) -> Problem:
     family = instance.family
-    generated = [make_test(instance, text) for text in generated_inputs(instance, exclude_inputs)]
     edge = [] if instance.split != "train" else [
         make_test(instance, render_input(instance, raw)) for raw in instance.edge_cases()]
+    for draw in range(BUG_REVEALING_DRAWS):
+        generated = [make_test(instance, text)
+                     for text in generated_inputs(instance, exclude_inputs, draw)]
+        if reveals_the_bug(instance, [*edge, *generated]):
+            break
+    else:
+        raise ValueError(f"{instance.problem_id}: the buggy variant passed every test of "
+                         f"{BUG_REVEALING_DRAWS} draws; the family's generator must make "
+                         f"inputs that reveal it")
     return Problem(
         problem_id=instance.problem_id, title=family.title,
         statement=render_statement(instance, generated[:EXAMPLES_SHOWN]),

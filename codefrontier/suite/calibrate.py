@@ -84,14 +84,17 @@ def largest_test_with_raised_limit(problem: Problem) -> Problem:
 
 
 def calibrate(pairs: list[tuple[Instance, Problem]], pool: JudgePool) -> list[Calibration]:
-    """Judge each instance's references on its problem (one instance per family is
-    enough: knobs change constants and names, not running times)."""
+    """Judge each instance's efficient reference and buggy variant on its problem, and the
+    slow reference on the first instance of each family (knobs change constants and
+    names, not running times; the raised limit costs three limits per instance)."""
     problems: dict[str, Problem] = {}
     samples: list[Sample] = []
+    slow_checked: set[str] = set()
     for spec, problem in pairs:
         problems[problem.problem_id] = problem
         samples.append(Sample(problem.problem_id, 0, code=spec.efficient))
-        if spec.slow is not None:
+        if spec.slow is not None and spec.family.slug not in slow_checked:
+            slow_checked.add(spec.family.slug)
             samples.append(Sample(problem.problem_id, 1, code=spec.slow))
             raised = largest_test_with_raised_limit(problem)
             problems[raised.problem_id] = raised

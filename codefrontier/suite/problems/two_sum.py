@@ -8,7 +8,12 @@ def generate(rng, n, knobs):
     nums = [4 * rng.randint(-10**4, 10**4) for _ in range(n)]
     i, j = rng.sample(range(n), 2)
     nums[i], nums[j] = 4 * rng.randint(-10**4, 10**4) + 1, 4 * rng.randint(-10**4, 10**4) + 1
-    return (nums, nums[i] + nums[j])
+    target = nums[i] + nums[j]
+    # Half the time, before the pair, a decoy: half the target (odd, so it pairs with
+    # nothing), which a program that may use one element twice takes for an answer.
+    if nums[i] != nums[j] and min(i, j) > 0 and rng.random() < 0.5:
+        nums[rng.randrange(min(i, j))] = target // 2
+    return (nums, target)
 
 
 def knobs(rng):
