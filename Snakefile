@@ -6,6 +6,8 @@
 #
 # Paths are the contract between rules (design.md); logic lives in codefrontier.
 
+import os
+
 from snakemake.utils import min_version, validate
 
 from codefrontier import checkpoints
@@ -14,7 +16,8 @@ from codefrontier import workflow as wf
 min_version("9.0")
 
 
-configfile: "config.yaml"
+# the checkout's default, wherever the run's working directory (--directory) is
+configfile: os.path.join(workflow.basedir, "config.yaml")
 
 
 # no defaults written into the config: the slices recorded in provenance stay the

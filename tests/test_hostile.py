@@ -16,6 +16,7 @@ import pytest
 from conftest import SUM_OK, sandbox_processes, stdin_problem
 
 from codefrontier.judge import Sample
+from codefrontier.judge.isolation import python_dirs
 from codefrontier.problems import Problem, Test
 
 pytestmark = pytest.mark.slow
@@ -183,8 +184,12 @@ def test_nothing_left_behind_for_the_next_test(judge, listener):
         "    os.chmod(os.path.join(folder, 'locked'), 0)\n"
         "if os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\n    os._exit(0)\n"
         "print(42 if not os.path.exists('/tmp/previous') else 0)\nopen('/tmp/previous', 'w')\n")
+    # Python's own folders are bound into /tmp where the interpreter lives there
+    python = python_dirs()
     check = program(
-        "left = [f for d in ('/tmp', '/var/tmp', '/dev/shm', '.') for f in os.listdir(d)]\n"
+        f"python = {python!r}\n"
+        "left = [f for d in ('/tmp', '/var/tmp', '/dev/shm', '.') for f in os.listdir(d)\n"
+        "        if not any((p + '/').startswith(os.path.join(d, f) + '/') for p in python)]\n"
         "others = [p for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpid()\n"
         "          and os.stat('/proc/' + p).st_uid == os.getuid()]\n"
         "print(42 if not left and not others else (left, others))\n")

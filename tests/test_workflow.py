@@ -36,6 +36,17 @@ def codefrontier(*args, cwd):
                           capture_output=True, text=True, env=ENV, cwd=cwd, timeout=600)
 
 
+def test_the_default_plans_from_any_working_directory(tmp_path):
+    """`snakemake -s CHECKOUT/Snakefile -d ELSEWHERE` takes the checkout's config.yaml and
+    plans every output under ELSEWHERE, whatever the current folder (here /)."""
+    workdir = tmp_path / "a run with spaces"
+    done = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--snakefile",
+                           str(REPO / "Snakefile"), "-d", str(workdir), "-c1"], cwd="/",
+                          capture_output=True, text=True, env=ENV, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "rule frontier:" in done.stdout and "output: results/frontier.parquet" in done.stdout
+
+
 def test_lint_is_clean():
     done = subprocess.run([sys.executable, "-m", "snakemake", "--lint"], cwd=REPO,
                           capture_output=True, text=True, env=ENV, timeout=300)
