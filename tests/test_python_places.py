@@ -137,3 +137,11 @@ def test_a_terminal_without_python_fails_once_naming_the_path(monkeypatch):
                         lambda: ((), "/nowhere/python/bin"))
     with pytest.raises(SandboxError, match=r"cannot start Python.*/nowhere/python/bin"):
         terminal_module.Terminal({})
+
+
+def test_a_judge_sandbox_without_a_python_folder_names_it():
+    from codefrontier.judge.isolation import check_python_shown, python_dirs
+
+    check_python_shown(python_dirs())  # here, outside any sandbox, every folder is there
+    with pytest.raises(SandboxError, match="does not show the Python folder /nowhere/python"):
+        check_python_shown([*python_dirs(), "/nowhere/python"])
