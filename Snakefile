@@ -16,8 +16,11 @@ from codefrontier import workflow as wf
 min_version("9.0")
 
 
-# the checkout's default, wherever the run's working directory (--directory) is
+# the checkout's default, wherever the run's working directory (--directory) is; a
+# --configfile with every required key (a grid: configs/qwen2.5-7b.yaml, smoke.yaml)
+# replaces it, one with some keys (an overlay: configs/vllm-cpu.yaml) is merged over it
 configfile: os.path.join(workflow.basedir, "config.yaml")
+wf.take_grid(config, workflow.config_settings.overwrite_config)
 
 
 # no defaults written into the config: the slices recorded in provenance stay the

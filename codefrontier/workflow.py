@@ -8,6 +8,7 @@ compares it with what the current config gives.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import shlex
@@ -311,7 +312,8 @@ def launcher(config: dict, model: str) -> str:
     """How a training command starts: directly, or through accelerate on several processes."""
     rl = config["models"][model]["rl"]
     processes = rl.get("processes", 1)
-    if processes == 1 and not rl.get("accelerate_config"):
+    nodes = config.get("resources", {}).get("rl", {}).get("nodes", 1)
+    if processes == 1 and nodes == 1 and not rl.get("accelerate_config"):
         return "codefrontier"
     options = f"--processes {processes}"
     if rl.get("accelerate_config"):
@@ -331,7 +333,7 @@ def setting_sampling(config: dict, setting: str) -> dict:
 # `sample` options from sampling fields, in command-line order; all but `limit` are the
 # generation options `repair attempt` shares (cli._generation_parser)
 SAMPLE_FLAGS = ("temperature", "top_p", "max_new_tokens", "batch_size", "tensor_parallel_size",
-                "limit", "seed")
+                "gpu_memory_utilization", "max_model_len", "limit", "seed")
 
 
 def _flags(values: dict, keys) -> list[str]:
@@ -375,6 +377,19 @@ def merge_options(config: dict) -> str:
     """`--merge MODEL LOW HIGH` per model with a merge: names the endpoints for the tables."""
     return " ".join(f"--merge {model} {m['merge']['low']} {m['merge']['high']}"
                     for model, m in config["models"].items() if m.get("merge"))
+
+
+GRID_KEYS = ("data", "models", "settings", "sampling")  # config.schema.yaml's required keys
+
+
+def take_grid(config: dict, command_line: dict | None) -> None:
+    """Make `config` (config.yaml with the command line's config merged over it) the
+    command line's config alone when that is a whole grid (it has every GRID_KEYS key);
+    an overlay, which has only some, stays merged over config.yaml. Without this a
+    cluster grid run from the checkout also planned the default's tiny model."""
+    if command_line and all(key in command_line for key in GRID_KEYS):
+        config.clear()
+        config.update(copy.deepcopy(command_line))
 
 
 def set_job_environment(config: dict) -> None:

@@ -47,6 +47,30 @@ def test_the_default_plans_from_any_working_directory(tmp_path):
     assert "rule frontier:" in done.stdout and "output: results/frontier.parquet" in done.stdout
 
 
+def test_a_grid_replaces_the_default_and_an_overlay_extends_it():
+    """From the checkout, where config.yaml is always read: a --configfile holding a whole
+    grid plans that grid alone (the cluster grid planned the tiny model's jobs too), one
+    holding some keys is merged over the default."""
+    import yaml
+
+    from codefrontier.workflow import GRID_KEYS
+
+    schema = yaml.safe_load((REPO / "config.schema.yaml").read_text())
+    assert tuple(schema["required"]) == GRID_KEYS
+
+    def planned(configfile: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "snakemake", "-n", "-p", "-c1",
+                               f"--configfile={REPO / configfile}"], cwd=REPO,
+                              capture_output=True, text=True, env=ENV, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout
+
+    grid = planned("configs/qwen2.5-7b.yaml")
+    assert "results/qwen2.5-7b/" in grid and "results/tiny/" not in grid
+    overlay = planned("configs/vllm-cpu.yaml")
+    assert "results/tiny/" in overlay and "--backend vllm" in overlay
+
+
 def test_lint_is_clean():
     done = subprocess.run([sys.executable, "-m", "snakemake", "--lint"], cwd=REPO,
                           capture_output=True, text=True, env=ENV, timeout=300)
