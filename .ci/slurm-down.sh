@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Stop the private Slurm cluster that .ci/slurm-up.sh started: its jobs, then
-# exactly the slurmd, slurmctld and munged whose pids are in its own pid files
-# under CODEFRONTIER_SLURM_DIR (default /tmp/codefrontier-slurm). No other Slurm or
-# MUNGE daemon on the machine is touched. The directory (config, state, logs, key)
-# stays; delete it by hand for a clean slate.
+# exactly the slurmds, slurmctld and munged whose pids are in its own pid files
+# under CODEFRONTIER_SLURM_DIR (default /tmp/codefrontier-slurm), and remove the two
+# namespaced nodes' namespaces, veth pairs, bridge and /etc/netns/cfnode* files. No
+# other Slurm or MUNGE daemon on the machine is touched. The directory (config, state,
+# logs, key) stays; delete it by hand for a clean slate.
 #   --keep-munge   leave munged running (slurm-up.sh uses it to restart Slurm alone)
 set -euo pipefail
 
@@ -49,8 +50,17 @@ if [ -f "$dir/slurm.conf" ] && [ -s "$dir/run/slurmctld.pid" ]; then
     fi
 fi
 
-stop "$dir/run/slurmd.pid" slurmd
+for pidfile in "$dir"/run/slurmd*.pid; do
+    if [ -e "$pidfile" ]; then stop "$pidfile" slurmd; fi
+done
 stop "$dir/run/slurmctld.pid" slurmctld
+for node in cfnode1 cfnode2; do
+    if ip netns list 2>/dev/null | grep -qw "$node"; then ip netns delete "$node"; fi
+    rm -rf "/etc/netns/$node"
+done
+for link in cfv1 cfv2 cfbr0; do
+    if ip link show "$link" >/dev/null 2>&1; then ip link delete "$link"; fi
+done
 if [ "$keep_munge" = 0 ]; then
     stop "$dir/munge/munged.pid" munged
 fi

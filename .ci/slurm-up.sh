@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# Start a private single-node Slurm cluster on this machine (Debian, root, no systemd)
-# for the Slurm test (tests/test_slurm.py) and `snakemake --profile slurm`.
+# Start a private Slurm cluster on this machine (Debian, root, no systemd) for the Slurm
+# tests (tests/test_slurm.py) and `snakemake --profile slurm`: one node, the machine
+# itself (partition `debug`), and two more nodes for multi-node jobs (partition `pair`:
+# cfnode1 and cfnode2), each a slurmd in a network namespace of its own with its own
+# address on a bridge (10.217.0.0/24), hostname and /etc/hosts (/etc/netns/NODE/hosts,
+# which `ip netns exec` shows as /etc/hosts). Their jobs see two hosts that reach each
+# other only over that network, as on a cluster.
 #
 # Nothing of the machine's own Slurm or MUNGE set-up is used or changed: no
 # /etc/slurm, /etc/munge, /var/spool, /var/log or /run. Configuration, state, logs,
@@ -12,7 +17,8 @@
 # let it run beside a system Slurm cluster and a system munged.
 #
 # Idempotent: daemons already running from this directory (by its pid files) are
-# reused. Stop them with .ci/slurm-down.sh (or `make slurm-down`).
+# reused. Stop them with .ci/slurm-down.sh (or `make slurm-down`), which also removes
+# the namespaces, the bridge and /etc/netns/cfnode*.
 set -euo pipefail
 
 dir=${CODEFRONTIER_SLURM_DIR:-/tmp/codefrontier-slurm}
@@ -22,16 +28,20 @@ case $dir in /*) ;; *) echo "CODEFRONTIER_SLURM_DIR must be an absolute path: $d
 conf=$dir/slurm.conf
 socket=$dir/munge/munge.socket
 host=$(hostname -s)
+bridge=cfbr0
+subnet=10.217.0
+pair=(cfnode1 cfnode2)
 
-echo "starting a private single-node Slurm cluster: config and state in $dir" \
+echo "starting a private Slurm cluster (this machine and two namespaced nodes): config and state in $dir" \
      "(SLURM_CONF=$conf), daemons munged (socket $socket), slurmctld (port $ctld_port)" \
      "and slurmd (port $slurmd_port) on $host; stop it with .ci/slurm-down.sh"
 
 if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null \
-   || ! command -v sbatch >/dev/null || ! command -v munged >/dev/null; then
+   || ! command -v sbatch >/dev/null || ! command -v munged >/dev/null \
+   || ! command -v ip >/dev/null || ! command -v unshare >/dev/null; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq slurmctld slurmd slurm-client munge >/dev/null
+    apt-get install -y -qq slurmctld slurmd slurm-client munge iproute2 util-linux >/dev/null
 fi
 
 # The directory: root's, and writable by nobody else (the daemons run as root from
@@ -69,11 +79,18 @@ port_taken() {
     timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
 }
 
+# a cluster that an older version of this script started (one slurmd, run/slurmd.pid)
+# goes first: its configuration changes
+if pid_alive "$dir/run/slurmd.pid" slurmd; then
+    echo "stopping the cluster of an older slurm-up.sh"
+    CODEFRONTIER_SLURM_DIR=$dir bash "$(dirname "$0")/slurm-down.sh" --keep-munge
+fi
+
 # our ports must be free unless our own daemons hold them (before anything starts)
-for daemon in slurmctld:"$ctld_port":CODEFRONTIER_SLURMCTLD_PORT \
-              slurmd:"$slurmd_port":CODEFRONTIER_SLURMD_PORT; do
-    IFS=: read -r name port variable <<<"$daemon"
-    if ! pid_alive "$dir/run/$name.pid" "$name" && port_taken "$port"; then
+for daemon in slurmctld:slurmctld:"$ctld_port":CODEFRONTIER_SLURMCTLD_PORT \
+              slurmd:"slurmd-$host":"$slurmd_port":CODEFRONTIER_SLURMD_PORT; do
+    IFS=: read -r name pidfile port variable <<<"$daemon"
+    if ! pid_alive "$dir/run/$pidfile.pid" "$name" && port_taken "$port"; then
         echo "port $port (for $name) is taken by another program: choose another with $variable" >&2
         exit 1
     fi
@@ -122,21 +139,24 @@ DefMemPerCPU=1000
 ReturnToService=2
 MinJobAge=600
 SlurmctldPidFile=${dir}/run/slurmctld.pid
-SlurmdPidFile=${dir}/run/slurmd.pid
-SlurmdSpoolDir=${dir}/slurmd
+SlurmdPidFile=${dir}/run/slurmd-%n.pid
+SlurmdSpoolDir=${dir}/slurmd/%n
 StateSaveLocation=${dir}/slurmctld
 SlurmctldLogFile=${dir}/log/slurmctld.log
-SlurmdLogFile=${dir}/log/slurmd.log
+SlurmdLogFile=${dir}/log/slurmd-%n.log
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 NodeName=${host} CPUs=${cpus} RealMemory=${memory} State=UNKNOWN
-PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+NodeName=${pair[0]} NodeAddr=${subnet}.11 CPUs=${cpus} RealMemory=$(( memory / 2 )) State=UNKNOWN
+NodeName=${pair[1]} NodeAddr=${subnet}.12 CPUs=${cpus} RealMemory=$(( memory / 2 )) State=UNKNOWN
+PartitionName=debug Nodes=${host} Default=YES MaxTime=INFINITE State=UP
+PartitionName=pair Nodes=${pair[0]},${pair[1]} MaxTime=INFINITE State=UP
 CONF
 )
 export SLURM_CONF=$conf
 if [ ! -f "$conf" ] || [ "$(cat "$conf")" != "$new_conf" ]; then
     # a changed configuration: daemons still running on the old one go first
-    if pid_alive "$dir/run/slurmctld.pid" slurmctld || pid_alive "$dir/run/slurmd.pid" slurmd; then
+    if pid_alive "$dir/run/slurmctld.pid" slurmctld || pid_alive "$dir/run/slurmd-$host.pid" slurmd; then
         echo "slurm.conf changed: restarting slurmctld and slurmd"
         CODEFRONTIER_SLURM_DIR=$dir bash "$(dirname "$0")/slurm-down.sh" --keep-munge
     fi
@@ -166,16 +186,53 @@ else
     wait_pid "$dir/run/slurmctld.pid" slurmctld
     echo "slurmctld: started (pid $(cat "$dir/run/slurmctld.pid"))"
 fi
-if pid_alive "$dir/run/slurmd.pid" slurmd; then
-    echo "slurmd: already running (pid $(cat "$dir/run/slurmd.pid"))"
+mkdir -p "$dir/slurmd/$host"
+if pid_alive "$dir/run/slurmd-$host.pid" slurmd; then
+    echo "slurmd ($host): already running (pid $(cat "$dir/run/slurmd-$host.pid"))"
 else
-    slurmd -f "$conf"
-    wait_pid "$dir/run/slurmd.pid" slurmd
-    echo "slurmd: started (pid $(cat "$dir/run/slurmd.pid"))"
+    slurmd -f "$conf" -N "$host"
+    wait_pid "$dir/run/slurmd-$host.pid" slurmd
+    echo "slurmd ($host): started (pid $(cat "$dir/run/slurmd-$host.pid"))"
 fi
 
+# The two namespaced nodes: a bridge on the host, a veth pair and a namespace per node.
+ip link show "$bridge" >/dev/null 2>&1 || ip link add "$bridge" type bridge
+ip addr show dev "$bridge" | grep -q "$subnet.1/" || ip addr add "$subnet.1/24" dev "$bridge"
+ip link set "$bridge" up
+hosts=$(printf '127.0.0.1 localhost\n%s.1 %s\n%s.11 %s\n%s.12 %s\n' \
+        "$subnet" "$host" "$subnet" "${pair[0]}" "$subnet" "${pair[1]}")
+# the host's cgroup mounts, which slurmd needs and `ip netns exec` hides under a new /sys
+awk '$3 ~ /^cgroup/ {print $1, $2, $3, $4}' /proc/self/mounts > "$dir/cgroup.mounts"
+for index in 1 2; do
+    node=${pair[$((index - 1))]}
+    ip netns list | grep -qw "$node" || ip netns add "$node"
+    if ! ip link show "cfv$index" >/dev/null 2>&1; then
+        ip link add "cfv$index" type veth peer name eth0 netns "$node"
+    fi
+    ip link set "cfv$index" master "$bridge" up
+    ip -n "$node" addr show dev eth0 | grep -q "$subnet.1$index/" \
+        || ip -n "$node" addr add "$subnet.1$index/24" dev eth0
+    ip -n "$node" link set eth0 up
+    ip -n "$node" link set lo up
+    mkdir -p "/etc/netns/$node" "$dir/slurmd/$node"
+    printf '%s\n' "$hosts" > "/etc/netns/$node/hosts"
+    if pid_alive "$dir/run/slurmd-$node.pid" slurmd; then
+        echo "slurmd ($node): already running (pid $(cat "$dir/run/slurmd-$node.pid"))"
+    else
+        ip netns exec "$node" unshare --uts sh -c '
+            hostname "$1"
+            mount -t tmpfs -o mode=755 cgroup-root /sys/fs/cgroup
+            while read -r source target fstype options; do
+                mkdir -p "$target" && mount -t "$fstype" -o "$options" "$source" "$target"
+            done < "$3"
+            exec slurmd -f "$2" -N "$1"' node "$node" "$conf" "$dir/cgroup.mounts"
+        wait_pid "$dir/run/slurmd-$node.pid" slurmd
+        echo "slurmd ($node): started (pid $(cat "$dir/run/slurmd-$node.pid")), $subnet.1$index"
+    fi
+done
+
 for _ in $(seq 60); do
-    if sinfo -h -N -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)'; then
+    if [ "$(sinfo -h -N -o '%t' 2>/dev/null | grep -cE '^(idle|mix|alloc)')" = 3 ]; then
         sinfo
         echo "use it with: export SLURM_CONF=$conf (Snakemake jobs also need PATH=$dir/bin:\$PATH)"
         exit 0

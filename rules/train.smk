@@ -71,6 +71,10 @@ rule rl:
         runtime=res("rl", "runtime"),
         gpu=res("rl", "gpu", 0),
         nodes=res("rl", "nodes", 1),
+        # one launcher task per node (Slurm shrinks a job of 2 nodes and 1 task to 1 node);
+        # not tasks per GPU: the launcher starts each node's processes itself
+        tasks=res("rl", "nodes", 1),
+        tasks_per_gpu=0,
         slurm_partition=res("rl", "slurm_partition", ""),
     conda:
         "../envs/codefrontier.yaml"

@@ -10,6 +10,7 @@ PATH to Snakemake, so that its sbatch/squeue/scancel and the srun inside each jo
 talk to the same cluster.
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -78,3 +79,44 @@ def test_the_smoke_workflow_runs_through_slurm(slurm, tmp_path):
                   for log in (root / ".snakemake" / "slurm_logs").rglob("*.log")
                   if log.stat().st_mtime >= started]
     assert len(slurm_logs) >= 20, slurm_logs
+
+
+TWO_NODES = """
+models:
+  tiny:
+    rl:
+      processes: 1                # per node: two processes in all, a gloo group over two hosts
+resources:
+  rl: {nodes: 2, threads: 1, slurm_partition: pair}
+"""
+
+
+@pytest.mark.slow
+def test_grpo_trains_across_two_nodes(slurm, tmp_path):
+    """The `rl` rule with `nodes: 2` through the Slurm profile, on the private cluster's two
+    namespaced nodes (partition `pair`): one launcher per node through srun, rendezvous on
+    the first node's address, two GRPO steps over gloo."""
+    if "pair" not in subprocess.run(["sinfo", "-h", "-o", "%P"], capture_output=True,
+                                    text=True, env=slurm).stdout:
+        pytest.fail("the private cluster has no partition `pair` (.ci/slurm-up.sh makes it)")
+    overlay = tmp_path / "two-nodes.yaml"
+    overlay.write_text(TWO_NODES)
+    target = "results/tiny/reasoning/rl/kinf"
+    command = ["timeout", "-s", "INT", "1500", sys.executable, "-m", "snakemake",
+               "--profile", "slurm", target, "-d", str(tmp_path),
+               "--slurm-init-seconds-before-status-checks", "5",
+               "--configfile", str(REPO / "configs" / "smoke.yaml"), str(overlay)]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, env=slurm,
+                          timeout=1600)
+    log = tmp_path / "results" / "logs" / "rl" / "tiny-reasoning-kinf.log"
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:] + (
+        log.read_text()[-4000:] if log.exists() else "")
+    checkpoint = tmp_path / target
+    provenance = json.loads((checkpoint / "provenance.json").read_text())
+    assert (provenance["nodes"], provenance["processes"]) == (2, 2)
+    launched = log.read_text()
+    assert "srun --overlap --nodes=2 --ntasks=2" in launched
+    assert "--machine_rank $SLURM_NODEID" in launched
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(checkpoint)

@@ -343,9 +343,12 @@ def test_launch_commands_for_one_node_and_for_a_multi_node_slurm_job():
     assert single[single.index("--num_processes") + 1] == "2" and "--multi_gpu" in single
     assert single[single.index("--mixed_precision") + 1] == "no"
     assert single[-4:] == ["-m", "codefrontier.cli", "train", "sft"]
+    # inside the one-task step Snakemake runs a job in: the job's nodes, not the step's
     multi = accelerate_argv(4, ["train", "grpo"], accelerate_config="zero3.yaml",
-                            env={"SLURM_NNODES": "2", "SLURM_JOB_NODELIST": "gpu01,gpu02"})
-    assert multi[:3] == ["srun", "--nodes=2", "--ntasks-per-node=1"]
+                            env={"SLURM_NNODES": "1", "SLURM_JOB_NUM_NODES": "2",
+                                 "SLURM_JOB_NODELIST": "gpu01,gpu02"})
+    assert multi[:8] == ["env", "SLURM_JOB_NODELIST=gpu01,gpu02", "SLURM_JOB_NUM_NODES=2", "srun",
+                         "--overlap", "--nodes=2", "--ntasks=2", "--ntasks-per-node=1"]
     script = multi[-1]
     assert "--num_processes 8" in script and "--machine_rank $SLURM_NODEID" in script
     assert "--main_process_ip gpu01" in script and "--config_file zero3.yaml" in script

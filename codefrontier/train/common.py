@@ -25,8 +25,8 @@ import yaml
 log = logging.getLogger("codefrontier.train")
 
 # Facts from trl 1.16 on CPU: bf16 defaults to on and fails without a GPU;
-# activation checkpointing costs time and buys nothing on a small model.
-CPU_SAFE = {"bf16": False, "activation_checkpointing": False}
+# gradient (activation) checkpointing costs time and buys nothing on a small model.
+CPU_SAFE = {"bf16": False, "gradient_checkpointing": False}
 
 
 def accelerator_settings() -> dict[str, Any]:
@@ -117,6 +117,12 @@ RESUMABLE_SETTINGS = frozenset({
     "report_to", "run_name",
     "local_rank",  # which process this is, not what the run computes
 })
+
+
+def trainer_nodes(trainer) -> int:
+    """The machines the run's processes spread over (its processes / those per node)."""
+    per_node = int(os.environ.get("LOCAL_WORLD_SIZE") or trainer.accelerator.num_processes)
+    return max(1, trainer.accelerator.num_processes // max(1, per_node))
 
 
 def run_fingerprint(trainer, model: str, inputs: list, fields: dict) -> dict[str, Any]:
@@ -236,7 +242,7 @@ def save_final(trainer, out: Path, provenance: dict) -> Path:
     if main:
         trainer.processing_class.save_pretrained(str(tmp))
         record = {**provenance, "processes": trainer.accelerator.num_processes,
-                  **library_versions()}
+                  "nodes": trainer_nodes(trainer), **library_versions()}
         (tmp / "provenance.json").write_text(json.dumps(record, indent=2, sort_keys=True))
         if out.exists():
             shutil.rmtree(out)
