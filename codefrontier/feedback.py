@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from codefrontier.judge.compare import outputs_match
+from codefrontier.judge.compare import execution_kind, outputs_match
 from codefrontier.judge.verdicts import Outcome, Verdict
 from codefrontier.problems import Problem
 from codefrontier.rewards import decade
@@ -79,10 +79,11 @@ def run_examples(pool, problem: Problem, code: str,
     for stdin, expected in statement_examples(problem.statement):
         result = pool.execute(code, stdin, time_limit_s=problem.time_limit_s,
                               memory_limit_mb=problem.memory_limit_mb,
-                              output_chars=output_chars, kind=problem.kind,
+                              output_chars=output_chars, kind=execution_kind(problem.kind),
                               func_name=problem.func_name)
         actual = _returned_value(result.stdout) if problem.kind == "call" else result.stdout
-        passed = result.status == "ok" and outputs_match(problem.kind, actual, expected)
+        passed = result.status == "ok" and outputs_match(execution_kind(problem.kind), actual,
+                                                         expected)
         runs.append(ExampleRun(stdin, expected, actual, result.stderr, result.status, passed))
     return tuple(runs)
 

@@ -7,8 +7,10 @@ A problem is one row of a parquet or JSONL file:
     statement       str    the task as shown to the model
     difficulty      str    easy | medium | hard
     source          str    bundled | livecodebench | codecontests-plus | ...
-    kind            str    stdin (read stdin, write stdout) | call (LeetCode style)
-    func_name       str    call only: the method of `Solution` to call
+    kind            str    stdin (read stdin, write stdout) | call (LeetCode style) |
+                           function (HumanEval style: a top-level function checked by
+                           the problem's own assert-based check code)
+    func_name       str    call: the method of `Solution` to call; function: the function
     starter_code    str    may be empty
     time_limit_s    float  CPU seconds per test
     memory_limit_mb int    MiB of address space per test, on top of the interpreter
@@ -16,7 +18,9 @@ A problem is one row of a parquet or JSONL file:
 
 Call-based tests follow LiveCodeBench: `input` holds one JSON value per line, the
 positional arguments of `Solution().<func_name>`; `output` is the JSON of the
-return value.
+return value. A function problem's test holds check code in `input` (it defines
+`check(candidate)`, which asserts on the candidate's results, as HumanEval's tests
+do) and nothing in `output`: the test passes when `check(<func_name>)` returns.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ import pyarrow as pa
 from codefrontier.tables import read_records, write_records
 
 DIFFICULTIES = ("easy", "medium", "hard")
-KINDS = ("stdin", "call")
+KINDS = ("stdin", "call", "function")
 
 
 @dataclass(frozen=True)
@@ -69,8 +73,9 @@ class Problem:
             raise ValueError(f"{where}: difficulty {self.difficulty!r} is not one of {DIFFICULTIES}")
         if self.kind not in KINDS:
             raise ValueError(f"{where}: kind {self.kind!r} is not one of {KINDS}")
-        if self.kind == "call" and not self.func_name.isidentifier():
-            raise ValueError(f"{where}: call-based problems need func_name, got {self.func_name!r}")
+        if self.kind in ("call", "function") and not self.func_name.isidentifier():
+            raise ValueError(f"{where}: {self.kind} problems need func_name, got "
+                             f"{self.func_name!r}")
         if not self.time_limit_s > 0:
             raise ValueError(f"{where}: time_limit_s must be positive, got {self.time_limit_s}")
         if self.memory_limit_mb <= 0:

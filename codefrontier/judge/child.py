@@ -25,7 +25,11 @@ from codefrontier.judge import linux
 EXIT_MEMORY = 201  # MemoryError escaped the program
 EXIT_UNSERIALIZABLE = 202  # a call-based return value that is not JSON data
 EXIT_SETUP = 203  # confinement failed: the program never ran
-RESULT_FD = 3  # call-based problems: the JSON of the return value goes here
+EXIT_ASSERTION = 204  # function problems: the check code's assertion failed
+RESULT_FD = 3  # call-based problems: the JSON of the return value; function: CHECK_PASSED
+CHECK_PASSED = "passed"  # function problems: written to RESULT_FD once check() returns
+PLAIN_TYPES = (bool, int, float, complex, str, bytes, type(None), list, tuple, dict, set,
+               frozenset)
 # Call-based programs run with the names LeetCode's environment provides. Not
 # `from math import *`: math.pow would shadow the three-argument builtin pow.
 CALL_PRELUDE = (
@@ -140,6 +144,39 @@ def _call_solution(namespace: dict, func_name: str, stdin_text: str) -> None:
         view = view[os.write(RESULT_FD, view):]
 
 
+def _plain(value, depth: int = 0) -> bool:
+    """Whether a value is built-in data all the way down (no object of the program's own
+    class, whose __eq__ could answer True to every assert)."""
+    if type(value) not in PLAIN_TYPES or depth > 100:
+        return False
+    if isinstance(value, dict):
+        return all(_plain(k, depth + 1) and _plain(v, depth + 1) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return all(_plain(item, depth + 1) for item in value)
+    return True
+
+
+def _check_function(namespace: dict, func_name: str, check_source: str) -> None:
+    """Run the problem's check code on the program's function (HumanEval's protocol), its
+    results checked to be plain data; an assertion that fails is EXIT_ASSERTION."""
+    candidate = namespace[func_name]
+
+    def plain_results(*args, **kwargs):
+        value = candidate(*args, **kwargs)
+        if not _plain(value):
+            _flush_streams()
+            os._exit(EXIT_UNSERIALIZABLE)
+        return value
+
+    exec(compile(check_source, "check", "exec"), namespace)
+    try:
+        namespace["check"](plain_results)
+    except AssertionError:
+        _flush_streams()
+        os._exit(EXIT_ASSERTION)
+    os.write(RESULT_FD, CHECK_PASSED.encode())
+
+
 def run_test_child(
     code: CodeType,
     base_namespace: dict,
@@ -164,6 +201,8 @@ def run_test_child(
         exec(code, namespace)
         if kind == "call":
             _call_solution(namespace, func_name, stdin_text)
+        elif kind == "function":
+            _check_function(namespace, func_name, stdin_text)
     except SystemExit as exit_request:
         status = _exit_status(exit_request.code)
     except MemoryError:

@@ -15,6 +15,8 @@ import json
 import math
 from typing import Any
 
+from codefrontier.judge.child import CHECK_PASSED
+
 FLOAT_TOLERANCE = 1e-6
 
 
@@ -82,7 +84,17 @@ def json_outputs_match(actual_json: str, expected_json: str) -> bool:
 
 
 def outputs_match(kind: str, actual: str, expected: str) -> bool:
-    """The comparison for a problem kind: JSON data for "call", tokens for "stdin"."""
+    """The comparison for a problem kind: JSON data for "call", tokens for "stdin"; a
+    "function" test passes when its check code ran to the end (the harness's report)."""
     if kind == "call":
         return json_outputs_match(actual, expected)
+    if kind == "function":
+        return actual == CHECK_PASSED
     return tokens_match(actual, expected)
+
+
+def execution_kind(problem_kind: str) -> str:
+    """How `JudgePool.execute` runs a program of a problem kind: call-based programs
+    through `Solution().<func>`, the rest (a function problem's too: its check code is
+    hidden test data) as scripts on stdin."""
+    return "call" if problem_kind == "call" else "stdin"

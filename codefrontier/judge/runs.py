@@ -10,7 +10,12 @@ import signal
 from dataclasses import dataclass, field
 
 from codefrontier.judge import wire
-from codefrontier.judge.child import EXIT_MEMORY, EXIT_SETUP, EXIT_UNSERIALIZABLE
+from codefrontier.judge.child import (
+    EXIT_ASSERTION,
+    EXIT_MEMORY,
+    EXIT_SETUP,
+    EXIT_UNSERIALIZABLE,
+)
 from codefrontier.judge.compare import outputs_match
 from codefrontier.judge.verdicts import Verdict
 from codefrontier.textcut import cut_stream, head_tail
@@ -102,7 +107,7 @@ def runtime_verdict(run: TestRun, time_limit_s: float, output_limit_bytes: int) 
         return Verdict.OLE
     if run.exit_code == EXIT_MEMORY:
         return Verdict.MLE
-    if run.exit_code == EXIT_UNSERIALIZABLE:
+    if run.exit_code in (EXIT_UNSERIALIZABLE, EXIT_ASSERTION):
         return Verdict.WA
     if run.exit_code != 0:
         return Verdict.RE

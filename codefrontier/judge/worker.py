@@ -251,7 +251,9 @@ def _wait_with_limits(pid: int, pidfd: int, time_limit_s: float, start: float) -
 
 def _run_one_test(code, namespace, request, stdin_text, files: _TestFiles, limits, confinement,
                   isolation, read_output: bool = True) -> TestRun:
-    files.reset(stdin_text.encode())
+    # a function problem's input is its check code, run by the harness, not read by the
+    # program: its stdin stays empty
+    files.reset(b"" if request["kind"] == "function" else stdin_text.encode())
     start = time.monotonic()
     pid = os.fork()
     if pid == 0:
@@ -324,7 +326,7 @@ def sample_process(request: dict, sandbox: _Sandbox, inbox: int, outbox: int) ->
         open_files=64,
         processes=sandbox.processes,
     )
-    files = _TestFiles(call_based=request["kind"] == "call")
+    files = _TestFiles(call_based=request["kind"] in ("call", "function"))
     # execute(): the ends of stdout and stderr instead of the output to compare
     excerpt = request.get("excerpt_bytes", 0)
     gc.freeze()

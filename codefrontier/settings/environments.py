@@ -23,6 +23,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from codefrontier.judge.compare import execution_kind
 from codefrontier.judge.extract import extract_code
 from codefrontier.problems import Problem
 from codefrontier.settings.examples import statement_examples
@@ -99,7 +100,7 @@ class PythonToolEnvironment:
         result = self._pool.execute(
             code, stdin, time_limit_s=self.limits.time_limit_s,
             memory_limit_mb=self.limits.memory_limit_mb, output_chars=self.limits.output_chars,
-            kind=problem.kind if problem else "stdin",
+            kind=execution_kind(problem.kind if problem else "stdin"),
             func_name=problem.func_name if problem else "")
         return render_execution(result)
 
@@ -141,7 +142,7 @@ def workspace_files(problem: Problem) -> dict[str, str]:
     """The agentic workspace: the statement, its examples, and for class-based problems a
     harness that runs `Solution().<func>` on an example."""
     files = {"problem.md": problem.statement.rstrip() + "\n"}
-    if problem.kind == "call" and problem.starter_code:
+    if problem.kind != "stdin" and problem.starter_code:
         files["starter.py"] = problem.starter_code.rstrip() + "\n"
     for number, (given, expected) in enumerate(statement_examples(problem.statement), start=1):
         files[f"examples/{number}.in"] = given

@@ -17,7 +17,7 @@ from codefrontier.settings.reasoning import INSTRUCTIONS
 def task_text(problem: Problem) -> str:
     """The statement and what kind of program it asks for."""
     parts = [problem.statement.strip(), INSTRUCTIONS[problem.kind].format(func=problem.func_name)]
-    if problem.kind == "call" and problem.starter_code:
+    if problem.kind != "stdin" and problem.starter_code:
         parts.append(f"```python\n{problem.starter_code.rstrip()}\n```")
     return "\n\n".join(parts)
 

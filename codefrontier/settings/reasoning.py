@@ -11,6 +11,8 @@ INSTRUCTIONS = {
     "stdin": "Write a Python 3 program that reads the input from standard input and "
              "prints the answer to standard output.",
     "call": "Complete the class below in Python 3; it is called as Solution().{func}(...).",
+    "function": "Complete the function below in Python 3 (the whole function, with the "
+                "imports it needs); it is called as {func}(...).",
 }
 ANSWER_FORMAT = ("Think briefly about an algorithm that is fast enough for the largest "
                  "inputs, then give your final program in one ```python code block.")
@@ -19,7 +21,7 @@ ANSWER_FORMAT = ("Think briefly about an algorithm that is fast enough for the l
 def user_prompt(problem: Problem) -> str:
     parts = [problem.statement.strip(),
              INSTRUCTIONS[problem.kind].format(func=problem.func_name)]
-    if problem.kind == "call" and problem.starter_code:
+    if problem.kind != "stdin" and problem.starter_code:
         parts.append(f"```python\n{problem.starter_code.rstrip()}\n```")
     parts.append(ANSWER_FORMAT)
     return "\n\n".join(parts)
