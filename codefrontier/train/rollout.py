@@ -25,12 +25,14 @@ def render_prompt(tokenizer, messages: list[dict]) -> list[int]:
 
 
 def policy_sampler(trainer, tokenizer, seed_base: int, reuse_prefixes: bool = False):
-    """`generate(prompts_ids, attempt) -> completions_ids` with the trainer's policy,
-    temperature and top-p, each completion bounded by max_completion_length (and ending
-    with its stop token, when it stopped). With `use_vllm` the trainer's vLLM engine
-    samples (TRL has synced its weights before calling a rollout); it is called even
-    with no prompts, since its server mode gathers across processes. `generate.stop_ids`
-    holds the stop tokens. With `reuse_prefixes` a prompt that extends an earlier
+    """`generate(prompts_ids, attempt) -> (completions_ids, logprobs)` with the trainer's
+    policy, temperature and top-p, each completion bounded by max_completion_length (and
+    ending with its stop token, when it stopped). With `use_vllm` the trainer's vLLM
+    engine samples (TRL has synced its weights before calling a rollout); it is called
+    even with no prompts, since its server mode gathers across processes, and `logprobs`
+    holds the engine's log-probability of each sampled token (TRL's importance-sampling
+    correction compares them with the trained model's); else `logprobs` is None.
+    `generate.stop_ids` holds the stop tokens. With `reuse_prefixes` a prompt that extends an earlier
     prompt and its completion (a second attempt after feedback) prefills only its new
     tokens: make one sampler per rollout, since the weights change between rollouts."""
     args = trainer.args
@@ -39,20 +41,21 @@ def policy_sampler(trainer, tokenizer, seed_base: int, reuse_prefixes: bool = Fa
     sampler = Sampler(args.temperature, args.top_p)
     prefix_cache = PrefixCache() if reuse_prefixes else None
 
-    def generate(prompts: list[list[int]], attempt: int = 0) -> list[list[int]]:
+    def generate(prompts: list[list[int]], attempt: int = 0):
         if getattr(trainer, "use_vllm", False):
-            _, completions, _, _ = trainer.vllm_generation.generate(
+            _, completions, logprobs, _ = trainer.vllm_generation.generate(
                 prompts=prompts, images=None, num_generations=1)
-            return completions
+            # per token the engine's top log-probabilities, the sampled token's first
+            return completions, [[top[0] for top in sequence] for sequence in logprobs]
         if not prompts:
-            return []
+            return [], None
         was_training = model.training
         model.eval()
         try:
             return sample_prompts(model, prompts, tokenizer.pad_token_id,
                                   args.max_completion_length, stop_ids, sampler,
                                   seed=(args.seed * 1_000 + seed_base) * 2 + attempt,
-                                  batch_size=len(prompts), prefix_cache=prefix_cache)
+                                  batch_size=len(prompts), prefix_cache=prefix_cache), None
         finally:
             model.train(was_training)
 
@@ -80,5 +83,6 @@ class SingleTurnRollout:
         self.calls += 1
         tokenizer = trainer.processing_class
         prompt_ids = [render_prompt(tokenizer, messages) for messages in prompts]
-        completion_ids = policy_sampler(trainer, tokenizer, seed_base=self.calls)(prompt_ids)
-        return {"prompt_ids": prompt_ids, "completion_ids": completion_ids, "logprobs": None}
+        completion_ids, logprobs = policy_sampler(trainer, tokenizer,
+                                                  seed_base=self.calls)(prompt_ids)
+        return {"prompt_ids": prompt_ids, "completion_ids": completion_ids, "logprobs": logprobs}
