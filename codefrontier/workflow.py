@@ -145,11 +145,11 @@ def repaired_verdict_files(config: dict) -> list[str]:
     return [str(repaired_verdicts_path(path)) for path in repair_verdict_files(config)]
 
 
-def repair_options(config: dict, setting: str) -> str:
+def repair_options(config: dict, setting: str, model: str = "") -> str:
     """`repair attempt` options: the setting's sampling (one second attempt per failure)
     with `repair.temperature` / `repair.max_new_tokens` over it, and the feedback cap."""
     repair = config.get("repair") or {}
-    sampling = {**setting_sampling(config, setting),
+    sampling = {**setting_sampling(config, setting, model),
                 **{key: repair[key] for key in ("temperature", "max_new_tokens") if key in repair}}
     return " ".join([f"--backend {sampling.get('backend', 'transformers')}",
                      f"--max-feedback-tokens {repair.get('max_feedback_tokens', 300)}",
@@ -234,10 +234,11 @@ def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
                                      config, setting),
         "merge": lambda: {"low": model["merge"]["low"], "high": model["merge"]["high"],
                           "alpha": wildcards["alpha"]},
-        "sample": lambda: _with_episodes({"sampling": setting_sampling(config, setting),
+        "sample": lambda: _with_episodes({"sampling": setting_sampling(config, setting,
+                                                                       wildcards["model"]),
                                           "setting": setting}, config, setting),
         "judge": lambda: {},  # verdicts depend on the problems and samples alone
-        "repair": lambda: {"options": repair_options(config, setting)},
+        "repair": lambda: {"options": repair_options(config, setting, wildcards["model"])},
         "aggregate": lambda: {"models": {m: _aggregate_model_slice(c)
                                          for m, c in config["models"].items()},
                               "settings": config["settings"]},
@@ -265,10 +266,13 @@ def init_options(init: dict) -> str:
     return " ".join(f"--{key.replace('_', '-')} {value}" for key, value in sorted(init.items()))
 
 
-def resources(config: dict, rule: str) -> dict:
-    """A rule's resources: the config's defaults, then its own entry."""
+def resources(config: dict, rule: str, model: str = "") -> dict:
+    """A rule's resources: the config's defaults, then the rule's entry, then the model's
+    own entry for the rule (`models.<name>.resources`: a 32B model's jobs need more GPUs
+    than a 7B model's in the same grid)."""
     table = config.get("resources", {})
-    return {**table.get("default", {}), **table.get(rule, {})}
+    own = (config["models"].get(model, {}).get("resources") or {}).get(rule, {})
+    return {**table.get("default", {}), **table.get(rule, {}), **own}
 
 
 def problem_build_options(source: dict) -> str:
@@ -312,22 +316,26 @@ def launcher(config: dict, model: str) -> str:
     """How a training command starts: directly, or through accelerate on several processes."""
     rl = config["models"][model]["rl"]
     processes = rl.get("processes", 1)
-    nodes = config.get("resources", {}).get("rl", {}).get("nodes", 1)
+    nodes = resources(config, "rl", model).get("nodes", 1)
     if processes == 1 and nodes == 1 and not rl.get("accelerate_config"):
         return "codefrontier"
     options = f"--processes {processes}"
     if rl.get("accelerate_config"):
         options += f" --accelerate-config {shlex.quote(rl['accelerate_config'])}"
-    elif not config.get("resources", {}).get("rl", {}).get("gpu"):
+    elif not resources(config, "rl", model).get("gpu"):
         options += " --cpu"
     return f"codefrontier launch {options} --"
 
 
-def setting_sampling(config: dict, setting: str) -> dict:
+def setting_sampling(config: dict, setting: str, model: str = "") -> dict:
     """The sampling settings of one inference setting: `sampling`, then the setting's
-    entry of `sampling.per_setting` (a multi-turn turn may need another token budget)."""
+    entry of `sampling.per_setting` (a multi-turn turn may need another token budget),
+    then the model's engine fields (`models.<name>.sampling`: tensor parallelism, memory;
+    the protocol itself is the grid's, the same for every model)."""
     sampling = {k: v for k, v in config["sampling"].items() if k != "per_setting"}
-    return {**sampling, **(config["sampling"].get("per_setting") or {}).get(setting, {})}
+    engine = config["models"].get(model, {}).get("sampling") or {}
+    return {**sampling, **(config["sampling"].get("per_setting") or {}).get(setting, {}),
+            **engine}
 
 
 # `sample` options from sampling fields, in command-line order; all but `limit` are the
@@ -364,9 +372,9 @@ def command_options(config: dict, rule: str, **wildcards: str) -> str:
             set_options(rl_trl(config, model, setting)), f"--setting {setting}",
             episode_options(config, setting)])),
         "sample": lambda: " ".join(filter(None, [
-            sampling_options(setting_sampling(config, setting)),
+            sampling_options(setting_sampling(config, setting, model)),
             episode_options(config, setting)])),
-        "repair": lambda: repair_options(config, setting),
+        "repair": lambda: repair_options(config, setting, model),
     }
     if rule not in commands:
         raise KeyError(f"no command options for rule {rule!r}: {', '.join(commands)}")
@@ -403,8 +411,9 @@ def set_job_environment(config: dict) -> None:
 def rule_helpers(config: dict):
     """(res, provenance) for the rules: a rule's resource value, and its provenance param."""
 
-    def res(rule: str, key: str, default: Any = None) -> Any:
-        return resources(config, rule).get(key, default)
+    def res(rule: str, key: str, default: Any = None):
+        """The value for a job of `rule`, for its model (every rule that asks has one)."""
+        return lambda wildcards: resources(config, rule, wildcards["model"]).get(key, default)
 
     def provenance(rule: str):
         return lambda wildcards: provenance_option(config, rule, **dict(wildcards))

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -26,8 +27,10 @@ ENV = {**os.environ, "PATH": f"{VENV_BIN}:{os.environ['PATH']}", "HF_HUB_OFFLINE
 
 
 def snakemake(workdir, *args, config=SMOKE, timeout=1800):
+    """Snakemake on `workdir` with one config file, or several (merged, in order)."""
+    configs = config if isinstance(config, list) else [config]
     command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"),
-               "-d", str(workdir), f"--configfile={config}", "-c2", *map(str, args)]
+               "-d", str(workdir), "-c2", *map(str, args), "--configfile", *map(str, configs)]
     return subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=timeout)
 
 
@@ -117,6 +120,49 @@ def test_the_cluster_grids_plan_their_dag(grid, tmp_path):
     rewards = len(config["models"][model]["rl"]["rewards"]) * 3
     words = " ".join((done.stdout + done.stderr).split())
     assert f"merge {alphas}" in words and f"rl {rewards}" in words
+
+
+def dry_run_jobs(output: str) -> list[dict]:
+    """The jobs of a dry run's output (`snakemake -n -p`): rule, wildcards, resources and
+    shell command of each."""
+    jobs = []
+    for block in re.split(r"\n(?=rule \w+:\n)", output):
+        if not block.startswith("rule "):
+            continue
+        job = {"rule": block.split(":", 1)[0].removeprefix("rule ")}
+        for key in ("wildcards", "resources"):
+            found = re.search(rf"^    {key}: (.*)$", block, re.M)
+            job[key] = dict(item.split("=", 1) for item in found.group(1).split(", ")) \
+                if found else {}
+        job["shell"] = block
+        jobs.append(job)
+    return jobs
+
+
+def test_one_grid_of_both_cluster_models_gives_each_model_its_resources(tmp_path):
+    """configs/qwen2.5-7b.yaml and configs/qwen2.5-32b.yaml together are one grid of both
+    models: its whole DAG plans in one dry run, the 32B model's training jobs span two
+    nodes of 8 GPUs through ZeRO-3, its vLLM engines take 4 GPUs, the 7B model's do not."""
+    done = snakemake(tmp_path, "-n", "-p", "results/frontier.parquet",
+                     config=[REPO / "configs" / "qwen2.5-7b.yaml",
+                             REPO / "configs" / "qwen2.5-32b.yaml"], timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    jobs = dry_run_jobs(done.stdout)
+    by_model = {}
+    for job in jobs:
+        if "model" in job["wildcards"]:
+            by_model.setdefault((job["wildcards"]["model"], job["rule"]), []).append(job)
+    assert {model for model, _ in by_model} == {"qwen2.5-7b", "qwen2.5-32b"}
+    for model, nodes, gpus, tensor_parallel in (("qwen2.5-7b", "1", "1", "1"),
+                                                ("qwen2.5-32b", "2", "4", "4")):
+        rl, sample = by_model[(model, "rl")], by_model[(model, "sample")]
+        assert len(rl) == 7 * 3 and len(sample) == (1 + 7 + 9) * 3
+        assert {(j["resources"]["nodes"], j["resources"]["tasks"]) for j in rl} == {(nodes, nodes)}
+        assert {j["resources"]["gpu"] for j in sample} == {gpus}
+        assert all(f"--tensor-parallel-size {tensor_parallel} " in j["shell"] for j in sample)
+    assert all("--accelerate-config configs/accelerate/zero3.yaml" in j["shell"]
+               for j in by_model[("qwen2.5-32b", "rl")])
+    assert not any("zero3" in j["shell"] for j in by_model[("qwen2.5-7b", "rl")])
 
 
 def test_the_default_trains_in_reasoning_and_the_overlay_trains_every_setting(tmp_path):
@@ -402,6 +448,35 @@ def test_the_smoke_workflow_writes_every_table_and_chart(smoke_run):
     assert report.returncode == 0, report.stderr[-3000:]
     html = (results / "report.html").read_text(errors="replace")
     assert "frontier.png" in html and "optimization-failure rate" in html  # the caption
+
+
+@pytest.mark.slow
+def test_two_models_of_different_widths_get_their_own_rows_ensembles_and_facets(tmp_path):
+    """The model axis: the smoke grid with a second embedded model, wider than the first,
+    gives each model its own checkpoints, frontier rows, ensembles and chart panels."""
+    config = yaml.safe_load(SMOKE.read_text())
+    wide = json.loads(json.dumps(config["models"]["tiny"]))
+    wide["init"].update(hidden_size=96, intermediate_size=192, seed=1)
+    config["models"]["tiny-wide"] = wide
+    path = tmp_path / "two-models.yaml"
+    path.write_text(yaml.safe_dump(config))
+    done = snakemake(tmp_path, config=path)
+    assert done.returncode == 0, done.stderr[-5000:]
+    results = tmp_path / "results"
+    widths = {model: json.loads((results / model / "sft" / "config.json").read_text())["hidden_size"]
+              for model in ("tiny", "tiny-wide")}
+    assert widths == {"tiny": 64, "tiny-wide": 96}
+    frontier = pd.read_parquet(results / "frontier.parquet")
+    checkpoints = {"sft", "rl-k2", "rl-kinf", "a-0.5", "a0.5", "a1.5"}
+    assert {m: set(f["checkpoint"]) for m, f in frontier.groupby("model")} == {
+        "tiny": checkpoints, "tiny-wide": checkpoints}
+    ensemble = pd.read_parquet(results / "ensemble.parquet")
+    assert set(ensemble["model"]) == {"tiny", "tiny-wide"}
+    assert (ensemble.groupby(["model", "pool"]).size() > 0).all()
+    for chart in ("frontier", "outcome_mix", "pass_at_k"):
+        html = (results / "plots" / f"{chart}.html").read_text()
+        assert '"row":{"field":"model"' in html.replace(" ", "")
+        assert '"tiny-wide"' in html and '"tiny"' in html
 
 
 @pytest.mark.slow
