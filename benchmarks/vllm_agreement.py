@@ -2,12 +2,15 @@
 
 Samples a checkpoint at temperature 0 with both backends in every setting (the
 config's per-setting token budgets and episode limits, one sample per problem) and
-counts the samples whose transcripts agree word for word. For a reasoning completion
-that differs, it finds the first token where the two diverge and asks the model
-itself (transformers, float32) how far apart its two best next tokens are there:
-a gap near zero is a near-tie that float rounding in either backend can flip.
+counts the samples whose transcripts agree word for word. Where a reasoning
+completion or an episode's first model turn differs, it finds the first token where
+the two diverge and asks the model itself (transformers, float32) how far apart its
+two best next tokens are there: a gap near zero is a near-tie that rounding in either
+backend can flip (vLLM's CPU engine computes in bfloat16 by default, the transformers
+backend in the checkpoint's float32).
 
     python benchmarks/vllm_agreement.py CHECKPOINT EVAL_PROBLEMS [--limit N] [--json OUT]
+                                        [--reuse]
 
 e.g. results/tiny/sft and results/data/eval.parquet of a finished main job.
 """
@@ -68,6 +71,8 @@ def main() -> None:
     parser.add_argument("--config", default=str(ROOT / "config.yaml"))
     parser.add_argument("--work", default="vllm-agreement", help="where the samples go")
     parser.add_argument("--json", help="write the figures here")
+    parser.add_argument("--reuse", action="store_true",
+                        help="keep samples already in --work (only the analysis runs again)")
     args = parser.parse_args()
     config = yaml.safe_load(Path(args.config).read_text())
     work = Path(args.work)
@@ -77,14 +82,14 @@ def main() -> None:
         samples, seconds = {}, {}
         for backend in ("transformers", "vllm"):
             out = work / f"{setting}-{backend}.parquet"
-            seconds[backend] = sample(args.checkpoint, args.problems, out, setting, backend,
-                                      config, args.limit)
+            seconds[backend] = None if args.reuse and out.exists() else \
+                sample(args.checkpoint, args.problems, out, setting, backend, config, args.limit)
             samples[backend] = read_records(out)
         pairs = list(zip(samples["transformers"], samples["vllm"], strict=True))
         same = [a["transcript"] == b["transcript"] for a, b in pairs]
         report[setting] = {"samples": len(pairs), "identical": sum(same), "seconds": seconds,
                            "divergences": divergences(args.checkpoint, args.problems, setting,
-                                                      pairs, same)}
+                                                      config, pairs, same)}
         print(f"{setting}: {sum(same)} of {len(pairs)} completions identical "
               f"(transformers {seconds['transformers']} s, vLLM {seconds['vllm']} s)")
         for item in report[setting]["divergences"]:
@@ -93,17 +98,38 @@ def main() -> None:
         Path(args.json).write_text(json.dumps(report, indent=1))
 
 
-def divergences(checkpoint: str, problems_path: str, setting: str, pairs, same) -> list[dict]:
-    """Reasoning: where each differing pair parts and the model's logit gap there; the
-    multi-turn settings: the first message that differs."""
-    found = []
-    if setting != "reasoning":
-        for (a, b), equal in zip(pairs, same, strict=True):
-            if not equal:
-                turn = next(i for i, (x, y) in enumerate(zip(a["transcript"], b["transcript"],
-                                                             strict=False)) if x != y)
-                found.append({"problem": a["problem_id"], "first_differing_message": turn})
-        return found
+def first_turn_prompts(setting: str, config: dict, problems: dict,
+                       tokenizer) -> dict[str, list[int]]:
+    """Per problem, the token ids of a multi-turn setting's first model turn: its
+    messages with the environment's tools, as the episode runner renders them."""
+    from codefrontier.cli import EPISODE_OPTIONS
+    from codefrontier.judge import JudgePool
+    from codefrontier.settings.base import get_setting
+    from codefrontier.settings.environments import end_episode
+    from codefrontier.settings.episodes import environment_tools
+    from codefrontier.workflow import episode_limits
+
+    limits = {EPISODE_OPTIONS[key][1]: value
+              for key, value in episode_limits(config, setting).items()}
+    chosen = get_setting(setting, limits)
+    with JudgePool(workers=1) as pool:
+        environment = chosen.environment(problems, pool)
+        tools = environment_tools(environment)
+        end_episode(environment)
+    rendered = {}
+    for pid, problem in problems.items():
+        text = tokenizer.apply_chat_template(chosen.messages(problem), tools=tools,
+                                             tokenize=False, add_generation_prompt=True)
+        rendered[pid] = tokenizer(text, add_special_tokens=False)["input_ids"]
+    return rendered
+
+
+def divergences(checkpoint: str, problems_path: str, setting: str, config: dict, pairs,
+                same) -> list[dict]:
+    """Where each differing pair parts and the model's logit gap between its two best
+    tokens there: the completion of a reasoning sample, the first differing message of
+    an episode (the gap where that message is the first model turn; a later turn's
+    prompt holds tool results the transcript shows only as text)."""
     from transformers import AutoModelForCausalLM
 
     from codefrontier.checkpoint_io import load_tokenizer
@@ -114,12 +140,27 @@ def divergences(checkpoint: str, problems_path: str, setting: str, pairs, same) 
     model = AutoModelForCausalLM.from_pretrained(checkpoint, dtype="float32").eval()
     tokenizer = load_tokenizer(checkpoint)
     problems = {p.problem_id: p for p in load_problems(problems_path)}
+    if setting == "reasoning":
+        first_turns = {pid: render_prompt(tokenizer, messages(p)) for pid, p in problems.items()}
+    else:
+        first_turns = first_turn_prompts(setting, config, problems, tokenizer)
+    found = []
     for (a, b), equal in zip(pairs, same, strict=True):
-        if not equal:
-            prompt = render_prompt(tokenizer, messages(problems[a["problem_id"]]))
-            found.append({"problem": a["problem_id"],
-                          **first_divergence(model, tokenizer, prompt, a["completion"],
-                                             b["completion"])})
+        if equal:
+            continue
+        item = {"problem": a["problem_id"]}
+        if setting == "reasoning":
+            ours, theirs = a["completion"], b["completion"]
+        else:
+            turn = next(i for i, (x, y) in enumerate(zip(a["transcript"], b["transcript"],
+                                                         strict=False)) if x != y)
+            item["first_differing_message"] = turn
+            if turn != 1:
+                found.append(item)
+                continue
+            ours, theirs = a["transcript"][1]["content"], b["transcript"][1]["content"]
+        found.append({**item, **first_divergence(model, tokenizer, first_turns[a["problem_id"]],
+                                                 ours, theirs)})
     return found
 
 
