@@ -3,7 +3,7 @@ package, sample every checkpoint with the sample rule's options (config.yaml's, 
 the setting), judge, and print the outcome mix per checkpoint.
 
     python benchmarks/humaneval_checkpoints.py RESULTS [--model tiny] [--setting reasoning]
-        [--checkpoint sft --checkpoint rl-kinf ...] [--work humaneval-eval]
+        [--checkpoint sft --checkpoint rl-kinf ...] [--n N] [--work humaneval-eval]
 
 The embedded model never saw HumanEval's format (a whole function, checked by asserts),
 so few samples pass: the point is the path from real data to verdicts.
@@ -37,6 +37,7 @@ def main() -> None:
     parser.add_argument("--setting", default="reasoning")
     parser.add_argument("--checkpoint", action="append", default=[],
                         help="sft, rl-<reward> or a<alpha> (default: sft, rl-k2, rl-kinf)")
+    parser.add_argument("--n", type=int, help="samples per problem (default: the config's)")
     parser.add_argument("--config", default=str(ROOT / "config.yaml"))
     parser.add_argument("--work", default="humaneval-eval")
     args = parser.parse_args()
@@ -46,6 +47,8 @@ def main() -> None:
     problems = work / "humaneval.parquet"
     cli("problems", "build", "--source", "humaneval", "--split", "eval", "--out", str(problems))
     options = shlex.split(command_options(config, "sample", setting=args.setting))
+    if args.n:
+        options += ["--n", str(args.n)]
     print(f"| checkpoint | samples | {' | '.join(OUTCOMES)} |")
     print(f"|---|---|{'---|' * len(OUTCOMES)}")
     for name in args.checkpoint or ["sft", "rl-k2", "rl-kinf"]:
