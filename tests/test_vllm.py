@@ -67,9 +67,14 @@ def test_vllm_samples_as_the_transformers_backend_does(memorised, setting, tmp_p
     for column in COMPARED:
         if column in ours:
             assert theirs[column].astype(str).tolist() == ours[column].astype(str).tolist(), column
-    provenance = json.loads(__import__("pyarrow.parquet", fromlist=["x"]).read_schema(
-        tmp_path / "vllm.parquet").metadata[b"codefrontier.provenance"])
-    assert provenance["backend"] == "vllm"
+    assert samples_provenance(tmp_path / "vllm.parquet")["backend"] == "vllm"
+
+
+def samples_provenance(path: Path) -> dict:
+    """The provenance a samples table carries in its parquet metadata."""
+    import pyarrow.parquet as pq
+
+    return json.loads(pq.read_schema(path).metadata[b"codefrontier.provenance"])
 
 
 @pytest.fixture
@@ -160,3 +165,20 @@ def test_without_live_weights_the_cpu_builds_sync_fails(memorised, tmp_path, mon
     monkeypatch.setattr(grpo, "engine_for_weight_sync", lambda config: contextlib.nullcontext())
     with pytest.raises(AttributeError, match="weight_loader"):
         train(memorised, tmp_path, untrained=True, reward_function=alternating)
+
+
+def test_the_smoke_workflow_samples_through_vllm(tmp_path):
+    """configs/vllm-cpu.yaml as an overlay on the smoke grid: every sample job of the DAG
+    runs vLLM's engine, and the frontier table is written from its samples."""
+    repo = Path(__file__).resolve().parents[1]
+    command = [sys.executable, "-m", "snakemake", "--snakefile", str(repo / "Snakefile"),
+               "-d", str(tmp_path), "-c2", "results/frontier.parquet", "--configfile",
+               str(repo / "configs" / "smoke.yaml"), str(repo / "configs" / "vllm-cpu.yaml")]
+    done = subprocess.run(command, capture_output=True, text=True, env=OFFLINE, timeout=1800)
+    assert done.returncode == 0, done.stderr[-5000:]
+    samples = sorted((tmp_path / "results" / "tiny").glob("*/*/samples.parquet"))
+    assert len(samples) == 6, samples
+    for path in samples:
+        assert samples_provenance(path)["backend"] == "vllm"
+    frontier = pd.read_parquet(tmp_path / "results" / "frontier.parquet")
+    assert len(frontier[frontier["difficulty"] == "all"]) == 6
