@@ -47,10 +47,11 @@ def test_missing_provenance_and_other_code_are_reported(tmp_path):
 
 
 def test_config_slices_are_recorded_and_compared(tmp_path):
-    config = {"sampling": {"n": 4}, "judge": {}, "models": {}, "settings": ["reasoning"],
-              "data": {}}
-    used = {"rule": "sample", "wildcards": {"setting": "reasoning"},
-            "slice": config_slice(config, "sample", setting="reasoning")}
+    config = {"sampling": {"n": 4}, "judge": {}, "models": {"tiny": {}},
+              "settings": ["reasoning"], "data": {}}
+    wildcards = {"model": "tiny", "setting": "reasoning"}
+    used = {"rule": "sample", "wildcards": wildcards,
+            "slice": config_slice(config, "sample", **wildcards)}
     set_config_slice(used)
     try:
         out = tmp_path / "samples.parquet"

@@ -171,9 +171,14 @@ def test_the_smoke_workflow_samples_through_vllm(tmp_path):
     """configs/vllm-cpu.yaml as an overlay on the smoke grid: every sample job of the DAG
     runs vLLM's engine, and the frontier table is written from its samples."""
     repo = Path(__file__).resolve().parents[1]
+    # the smoke model's heads are 16 wide, which vLLM's CPU attention does not take
+    # ("Unsupported CPU attention configuration: head_dim=16"); 32 it does
+    wider = tmp_path / "wider.yaml"
+    wider.write_text("models: {tiny: {init: {hidden_size: 128}}}\n")
     command = [sys.executable, "-m", "snakemake", "--snakefile", str(repo / "Snakefile"),
                "-d", str(tmp_path), "-c2", "results/frontier.parquet", "--configfile",
-               str(repo / "configs" / "smoke.yaml"), str(repo / "configs" / "vllm-cpu.yaml")]
+               str(repo / "configs" / "smoke.yaml"), str(repo / "configs" / "vllm-cpu.yaml"),
+               str(wider)]
     done = subprocess.run(command, capture_output=True, text=True, env=OFFLINE, timeout=1800)
     assert done.returncode == 0, done.stderr[-5000:]
     samples = sorted((tmp_path / "results" / "tiny").glob("*/*/samples.parquet"))
