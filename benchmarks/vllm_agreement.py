@@ -102,16 +102,13 @@ def first_turn_prompts(setting: str, config: dict, problems: dict,
                        tokenizer) -> dict[str, list[int]]:
     """Per problem, the token ids of a multi-turn setting's first model turn: its
     messages with the environment's tools, as the episode runner renders them."""
-    from codefrontier.cli import EPISODE_OPTIONS
     from codefrontier.judge import JudgePool
-    from codefrontier.settings.base import get_setting
     from codefrontier.settings.environments import end_episode
     from codefrontier.settings.episodes import environment_tools
+    from codefrontier.settings.registry import get_setting
     from codefrontier.workflow import episode_limits
 
-    limits = {EPISODE_OPTIONS[key][1]: value
-              for key, value in episode_limits(config, setting).items()}
-    chosen = get_setting(setting, limits)
+    chosen = get_setting(setting, episode_limits(config, setting))
     with JudgePool(workers=1) as pool:
         environment = chosen.environment(problems, pool)
         tools = environment_tools(environment)

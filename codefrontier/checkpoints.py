@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from codefrontier.rewards import reward_pattern
+
 SFT = "sft"
 RL_PREFIX = "rl-"
 ALPHA_PREFIX = "a"
@@ -23,7 +25,8 @@ KINDS = ("sft", "rl", "merge")
 # Snakemake wildcard constraints (regular expressions)
 ALPHA_PATTERN = r"-?[0-9.]+(e-?[0-9]+)?"
 REPAIR_PREFIX = "repair-"  # a repair-training run's reward: repair-kinf, repair-k3
-REWARD_PATTERN = r"(repair-)?(k[0-9.]+|kinf)|shaped-disc|shaped-cont"
+# a run: a registered reward, or repair training under a nested one (rewards.REWARDS)
+REWARD_PATTERN = rf"({REPAIR_PREFIX})?({reward_pattern(nested=True)})|{reward_pattern(nested=False)}"
 NAME_PATTERN = rf"{SFT}|{RL_PREFIX}[^/]+|{ALPHA_PREFIX}{ALPHA_PATTERN}"
 
 

@@ -29,7 +29,7 @@ For every model × setting with a merge curve (the `all` rows of the frontier ta
   share solved with repair against pass@2 of first attempts at the same budget.
 
 The result is a Markdown report with one section per model × setting (settings in
-frontier.SETTINGS order): each setting's claims are checked on its own rows, whether it
+the settings registry's order): each setting's claims are checked on its own rows, whether it
 has its own RL runs and merges or evaluates another setting's (`trained_in`: then the
 merges' provenance of that setting says whether the endpoints differ). A claim that does
 not hold is reported with its figures, never hidden. Indistinguishable endpoints also raise a warning.
@@ -42,8 +42,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from codefrontier.frontier import FORMAT_CAUSES, setting_order
+from codefrontier.frontier import FORMAT_CAUSES
 from codefrontier.judge.verdicts import OUTCOMES
+from codefrontier.settings.registry import setting_order
 
 SEPARATION_POINTS = 0.05
 SEPARATION_STANDARD_ERRORS = 2.0

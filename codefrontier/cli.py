@@ -10,6 +10,8 @@ from datetime import date
 
 from codefrontier import __version__
 from codefrontier.embedded import EmbeddedModelSpec
+from codefrontier.rewards import reward_names
+from codefrontier.settings.registry import SETTINGS, limit_options
 
 
 def _judge(args: argparse.Namespace) -> int:
@@ -208,29 +210,18 @@ def _train_grpo(args: argparse.Namespace) -> int:
     return 0
 
 
-# CLI option -> (setting, field of its limits)
-EPISODE_OPTIONS = {
-    "max_tool_calls": ("tool_use", "max_tool_calls"),
-    "tool_output_chars": ("tool_use", "output_chars"),
-    "max_turns": ("agentic", "max_turns"),
-    "command_cpu_s": ("agentic", "command_cpu_s"),
-    "command_wall_s": ("agentic", "command_wall_s"),
-    "workspace_mb": ("agentic", "workspace_mb"),
-    "output_chars": ("agentic", "output_chars"),
-}
-
-
 def episode_limits(args: argparse.Namespace) -> dict:
     """The episode limits given on the command line, for the chosen setting."""
     limits = {}
-    for option, (setting, name) in EPISODE_OPTIONS.items():
+    for option, owners in limit_options().items():
         value = getattr(args, option)
         if value is None:
             continue
-        if setting != args.setting:
+        if args.setting not in owners:
             flag = "--" + option.replace("_", "-")
-            raise ValueError(f"{flag} is a limit of the {setting} setting, not of {args.setting}")
-        limits[name] = value
+            raise ValueError(f"{flag} is a limit of the {' and '.join(owners)} setting, "
+                             f"not of {args.setting}")
+        limits[option] = value
     return limits
 
 
@@ -257,19 +248,17 @@ def _generation_parser() -> argparse.ArgumentParser:
 
 
 def _episode_parser() -> argparse.ArgumentParser:
+    """--setting and every setting's episode limits (settings/registry.py)."""
     parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--setting", default="reasoning",
-                        choices=("reasoning", "tool_use", "agentic"), help="inference setting")
-    group = parser.add_argument_group("episode limits (tool_use, agentic)")
-    group.add_argument("--max-tool-calls", type=int, help="tool_use: python calls per episode")
-    group.add_argument("--tool-output-chars", type=int,
-                       help="tool_use: characters of stdout and of stderr shown (head and tail)")
-    group.add_argument("--max-turns", type=int, help="agentic: actions per episode")
-    group.add_argument("--command-cpu-s", type=float, help="agentic: CPU seconds per command")
-    group.add_argument("--command-wall-s", type=float, help="agentic: wall seconds per command")
-    group.add_argument("--workspace-mb", type=int, help="agentic: workspace size cap")
-    group.add_argument("--output-chars", type=int,
-                       help="agentic: characters of a command's output shown (head and tail)")
+    parser.add_argument("--setting", default="reasoning", choices=tuple(SETTINGS),
+                        help="inference setting")
+    group = parser.add_argument_group("episode limits (default: the setting's own)")
+    for option, owners in limit_options().items():
+        first = next(iter(owners.values()))
+        group.add_argument("--" + option.replace("_", "-"), type=type(first.default),
+                           help="; ".join(f"{setting}: {limit.metadata['help']} "
+                                          f"(default {limit.default})"
+                                          for setting, limit in owners.items()))
     return parser
 
 
@@ -533,7 +522,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      help="GRPO with a judge-computed reward")
     grpo.add_argument("--model", required=True, help="a model folder or hub id")
     grpo.add_argument("--problems", required=True, help="training problems (parquet)")
-    grpo.add_argument("--reward", required=True, help="k<number>, kinf, shaped-disc, shaped-cont")
+    grpo.add_argument("--reward", required=True, help=reward_names())
     grpo.add_argument("--out", required=True, help="output folder")
     grpo.add_argument("--judge-workers", type=int,
                       help="judge workers per node, shared by its training processes "
@@ -716,7 +705,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Per family instance and setting, two conversations: the efficient and "
                     "the slow reference, each behind a one-sentence plan; in tool_use and "
                     "agentic, run on the first example with the setting's real tool first.")
-    sft.add_argument("--setting", action="append", choices=("reasoning", "tool_use", "agentic"),
+    sft.add_argument("--setting", action="append", choices=tuple(SETTINGS),
                      help="write conversations for this setting (repeat for several; "
                           "default: reasoning)")
     sft.add_argument("--split", default="train", choices=("train", "eval"))

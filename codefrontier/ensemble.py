@@ -17,8 +17,9 @@ import numpy as np
 import pyarrow as pa
 
 from codefrontier.checkpoints import merge_alpha, rl_name
-from codefrontier.frontier import Checkpoint, correct_counts, setting_order
+from codefrontier.frontier import Checkpoint, correct_counts
 from codefrontier.metrics import most_draws_per_member, pass_at_k, pooled_pass_at_k
+from codefrontier.settings.registry import setting_order
 
 REPAIR_POOL = "repair:"  # + checkpoint name; two samples per episode
 
@@ -79,7 +80,7 @@ def bootstrap_interval(differences: np.ndarray, resamples: int = BOOTSTRAP_RESAM
 def ensemble_rows(checkpoints: list[Checkpoint],
                   endpoints: dict[str, tuple[str, str]] | None = None,
                   episodes: dict[tuple[str, str, str], dict] | None = None) -> list[dict]:
-    """Rows per (model, setting), models by name and settings in SETTINGS order: pools never
+    """Rows per (model, setting), models by name and settings in the registry's order: pools never
     mix settings; `endpoints` names each model's merge parents, the same in every setting;
     `episodes[(model, setting, ckpt)]` are a repaired checkpoint's episode counts
     (frontier.episode_counts)."""

@@ -22,6 +22,7 @@ from codefrontier.frontier_distance import distances_with_interval
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.problems import load_problems
 from codefrontier.provenance import read_provenance
+from codefrontier.settings.registry import SETTINGS
 from codefrontier.tables import read_records
 
 # Why a sample is a format error (the verdicts' `format_error_cause`): the token budget ran
@@ -30,8 +31,6 @@ from codefrontier.tables import read_records
 FORMAT_CAUSES = ("truncated", "no_code_block", "malformed_tool_call", "turn_budget_exhausted",
                  "no_submission")
 DIFFICULTIES = ("easy", "medium", "hard")
-# The inference settings in the order tables and charts show them; others follow by name.
-SETTINGS = ("reasoning", "tool_use", "agentic")
 # samples.parquet columns read here, with the value a file written before them implies
 SAMPLE_DEFAULTS = {"completion_tokens": None, "turns": 1, "tool_calls": 0}
 
@@ -60,12 +59,6 @@ FRONTIER_SCHEMA = pa.schema([
     ("frontier_distance_lo", pa.float64()),
     ("frontier_distance_hi", pa.float64()),
 ])
-
-
-def setting_order(settings) -> list[str]:
-    """The distinct settings, the known ones in SETTINGS order, then the others by name."""
-    distinct = set(settings)
-    return [s for s in SETTINGS if s in distinct] + sorted(distinct - set(SETTINGS))
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Altair charts of the frontier and ensemble tables, saved as .html and .png (vl-convert).
 
-Every chart has one panel per model (rows) × setting (columns, in frontier.SETTINGS order);
+Every chart has one panel per model (rows) × setting (columns, in the settings registry's order);
 panels share their axes, so settings compare by position. Error bars and bands are ± 1
 problem-clustered standard error (the `se_` columns of the frontier table). Checkpoints at
 the same point share one label ("sft = rl-k2 = a0"); curves that coincide keep distinct
@@ -16,7 +16,9 @@ from pathlib import Path
 import pandas as pd
 
 from codefrontier.checkpoints import trained_reward
-from codefrontier.frontier import FORMAT_CAUSES, setting_order
+from codefrontier.frontier import FORMAT_CAUSES
+from codefrontier.rewards import reward_family
+from codefrontier.settings.registry import setting_order
 
 CHARTS = ("frontier", "outcome_mix", "pass_at_k", "format_causes")
 OUTCOME_LABELS = {"rate_correct": "correct", "rate_optimization_failure": "optimization failure",
@@ -49,7 +51,7 @@ MIN_BARS_WIDTH = 240           # ... and the least width of its panels, which fi
 
 
 def facet(chart, data: pd.DataFrame):
-    """One panel per model (rows) × setting (columns, in frontier.SETTINGS order)."""
+    """One panel per model (rows) × setting (columns, in the settings registry's order)."""
     import altair as alt
 
     settings = setting_order(data["setting"]) if "setting" in data else []
@@ -115,8 +117,8 @@ def _marker(row: pd.Series) -> str:
         return SFT
     if row["kind"] == "rl":
         reward = str(row["reward"])
-        return SHAPED if reward.startswith("shaped") else \
-            REPAIR if trained_reward(reward)[1] else RL
+        run, repair = trained_reward(reward)
+        return REPAIR if repair else RL if reward_family(run).nested else SHAPED
     return INTERPOLATED if 0 <= row["alpha"] <= 1 else EXTRAPOLATED
 
 

@@ -17,7 +17,9 @@ ends it there too: the longer tests, which would cost the limit again, count as 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 AC = "AC"
 
@@ -74,34 +76,90 @@ def reward_continuous(verdicts: Sequence[str], input_lens: Sequence[int]) -> flo
     return sum(_passed(verdicts, i) for i in range(len(input_lens))) / len(input_lens)
 
 
-def parse_reward(name: str):
-    """Map a reward name (k2, k4, kinf, shaped-disc, shaped-cont) to a function of
-    (verdicts, input_lens) -> float. The names are the `{reward}` wildcard values."""
+RewardFunction = Callable[[Sequence[str], Sequence[int]], float]
+
+
+@dataclass(frozen=True)
+class RewardFamily:
+    """A family of reward names (`k2`, `k3.5` and `kinf` are one: R_k) and what they mean."""
+
+    names: str      # how its names are written, for help and errors
+    pattern: str    # a regular expression its names match in full
+    function: Callable[[str], RewardFunction]  # name -> reward of (verdicts, input_lens)
+    # name -> (input-length bound of the tests the judge must run, all of them even past a
+    # failure)
+    tests: Callable[[str], tuple[float, bool]]
+    nested: bool    # an R_k: a merge endpoint and a repair run may train under it
+
+
+def _nested_function(name: str) -> RewardFunction:
     if name == "kinf":
         return reward_inf
-    if name == "shaped-disc":
-        return reward_discrete
-    if name == "shaped-cont":
-        return reward_continuous
-    if name.startswith("k"):
-        try:
-            k = float(name[1:])
-        except ValueError:
-            pass
-        else:
-            return lambda verdicts, input_lens: reward_k(verdicts, input_lens, k)
-    raise ValueError(f"unknown reward {name!r}: use k<number>, kinf, shaped-disc or shaped-cont")
+    k = float(name[1:])
+    return lambda verdicts, input_lens: reward_k(verdicts, input_lens, k)
+
+
+def _nested_tests(name: str) -> tuple[float, bool]:
+    """R_k only looks at tests shorter than 10^k bytes (plus the shortest) and stops at
+    the first failure."""
+    return (math.inf if name == "kinf" else 10.0 ** float(name[1:])), False
+
+
+def _every_test(name: str) -> tuple[float, bool]:
+    return math.inf, True
+
+
+# The `{reward}` wildcard's values and the GRPO runs' rewards: the one list that the
+# checkpoint names, the schema check (tests/test_registries.py), the CLI and the plots
+# read. Adding a reward is its function plus one `register_reward` call.
+REWARDS: dict[str, RewardFamily] = {}
+
+
+def register_reward(family: RewardFamily) -> RewardFamily:
+    if family.names in REWARDS:
+        raise ValueError(f"the reward family {family.names!r} is registered already")
+    REWARDS[family.names] = family
+    return family
+
+
+register_reward(RewardFamily("k<number>, kinf", r"k[0-9.]+|kinf", _nested_function,
+                             _nested_tests, nested=True))
+register_reward(RewardFamily("shaped-disc", "shaped-disc", lambda name: reward_discrete,
+                             _every_test, nested=False))
+register_reward(RewardFamily("shaped-cont", "shaped-cont", lambda name: reward_continuous,
+                             _every_test, nested=False))
+
+
+def reward_names() -> str:
+    return ", ".join(family.names for family in REWARDS.values())
+
+
+def reward_pattern(nested: bool | None = None) -> str:
+    """A regular expression of the registered reward names: all of them, or only those
+    that are (nested=True) or are not (False) an R_k."""
+    return "|".join(family.pattern for family in REWARDS.values()
+                    if nested is None or family.nested == nested)
+
+
+def reward_family(name: str) -> RewardFamily:
+    for family in REWARDS.values():
+        if re.fullmatch(family.pattern, name):
+            try:
+                family.function(name)
+            except ValueError:  # k1.2.3 matches the pattern but is no number
+                break
+            return family
+    raise ValueError(f"unknown reward {name!r}: use {reward_names()}")
+
+
+def parse_reward(name: str) -> RewardFunction:
+    """The reward of a name (the `{reward}` wildcard's values) as a function of
+    (verdicts, input_lens) -> float."""
+    return reward_family(name).function(name)
 
 
 def tests_needed(name: str) -> tuple[float, bool]:
-    """What the judge must run for a reward: (input-length bound, all tests even after a failure).
-
-    R_k only looks at tests shorter than 10^k bytes (plus the shortest) and stops
-    at the first failure; the shaping variants count every test.
-    """
-    parse_reward(name)  # validates the name
-    if name in ("shaped-disc", "shaped-cont"):
-        return math.inf, True
-    if name == "kinf":
-        return math.inf, False
-    return 10.0 ** float(name[1:]), False
+    """What the judge must run for a reward: (input-length bound, all tests even after a
+    failure). R_k only looks at tests shorter than 10^k bytes (plus the shortest) and
+    stops at the first failure; the shaping variants count every test."""
+    return reward_family(name).tests(name)

@@ -19,7 +19,8 @@ from codefrontier.generation import SamplingSettings, load_backend
 from codefrontier.judge import JudgePool
 from codefrontier.problems import load_problems
 from codefrontier.provenance import PARQUET_KEY, record
-from codefrontier.settings.base import SAMPLES_SCHEMA, get_setting
+from codefrontier.settings.base import SAMPLES_SCHEMA
+from codefrontier.settings.registry import get_setting
 from codefrontier.tables import write_records
 
 log = logging.getLogger("codefrontier.sampling")

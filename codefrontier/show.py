@@ -11,7 +11,7 @@ import math
 
 import pandas as pd
 
-from codefrontier.frontier import setting_order
+from codefrontier.settings.registry import setting_order
 
 KIND_ORDER = {"sft": 0, "rl": 1, "merge": 2}
 RATES = [("correct", "correct"), ("optimization_failure", "optimization failure"),

@@ -25,15 +25,10 @@ from codefrontier.checkpoints import (
     trained_reward,
 )
 from codefrontier.plots import CHARTS as CHARTS  # results/plots/<chart>.png (rule all, plots)
+from codefrontier.settings.registry import setting_entry
 
 EMBEDDED = "embedded"
 REPAIR_SETTING = "reasoning"  # where repair-training runs train (train/repair.py)
-# The `episodes` limits of each multi-turn setting (config.schema.yaml), in the order the
-# sample and train grpo options are written; reasoning has none.
-EPISODE_LIMITS = {
-    "tool_use": ("max_tool_calls", "tool_output_chars"),
-    "agentic": ("max_turns", "command_cpu_s", "command_wall_s", "workspace_mb", "output_chars"),
-}
 
 
 def checkpoint_names(model_config: dict) -> list[str]:
@@ -192,11 +187,11 @@ def episode_limits(config: dict, setting: str) -> dict:
 
 def episode_options(config: dict, setting: str) -> str:
     """A setting's episode limits as `sample` / `train grpo` options, e.g. `--max-tool-calls 2
-    --tool-output-chars 600`; limits the config leaves out keep the command's defaults, and
-    reasoning has none ("")."""
+    --output-chars 600`, in the order of its limits (settings/registry.py); limits the config
+    leaves out keep their defaults, and reasoning has none ("")."""
     limits = episode_limits(config, setting)
-    return " ".join(f"--{key.replace('_', '-')} {limits[key]}"
-                    for key in EPISODE_LIMITS.get(setting, ()) if key in limits)
+    return " ".join(f"--{limit.name.replace('_', '-')} {limits[limit.name]}"
+                    for limit in setting_entry(setting).limit_fields() if limit.name in limits)
 
 
 def _with_episodes(value: dict, config: dict, setting: str | None) -> dict:

@@ -14,8 +14,7 @@ from pathlib import Path
 from codefrontier.embedded import EmbeddedModelSpec, init_embedded_model
 from codefrontier.judge import JudgePool
 from codefrontier.problems import Problem, Test, save_problems
-from codefrontier.settings.base import get_setting
-from codefrontier.suite.sft import TURNS
+from codefrontier.settings import registry
 from codefrontier.tables import write_records
 
 STATEMENT = ("Print a + b.\n\nExample 1\nInput:\n2 3\nExpected output:\n5\n\n"
@@ -38,20 +37,21 @@ def conversation(setting_name: str, problem: Problem, pool) -> dict:
     from codefrontier.settings.environments import end_episode
     from codefrontier.settings.episodes import environment_tools
 
-    setting = get_setting(setting_name)
+    entry = registry.setting_entry(setting_name)
+    setting, turns = entry.build(), entry.turns
     record = {"problem_id": problem.problem_id, "variant": "efficient", "setting": setting_name}
     if setting_name == "reasoning":
-        turns = TURNS[setting_name](problem, "I add the two numbers.", PROGRAM)
-        return {**record, "messages": json.dumps(setting.messages(problem) + turns),
+        played = turns(problem, "I add the two numbers.", PROGRAM)
+        return {**record, "messages": json.dumps(setting.messages(problem) + played),
                 "tools": json.dumps([])}
     environment = setting.environment({problem.problem_id: problem}, pool)
     environment.reset(problem_id=problem.problem_id)
     try:
-        turns = TURNS[setting_name](problem, "I add the two numbers.", PROGRAM, environment)
+        played = turns(problem, "I add the two numbers.", PROGRAM, environment)
         tools = [get_json_schema(t) for t in environment_tools(environment)]
     finally:
         end_episode(environment)
-    return {**record, "messages": json.dumps(setting.messages(problem) + turns),
+    return {**record, "messages": json.dumps(setting.messages(problem) + played),
             "tools": json.dumps(tools)}
 
 

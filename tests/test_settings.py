@@ -17,7 +17,7 @@ from conftest import call_problem, stdin_problem
 from codefrontier.embedded import train_tokenizer
 from codefrontier.generation.base import Backend, Generation, SamplingSettings
 from codefrontier.problems import Problem, Test
-from codefrontier.settings.base import SAMPLES_SCHEMA, SampleRecord, get_setting
+from codefrontier.settings.base import SAMPLES_SCHEMA, SampleRecord
 from codefrontier.settings.environments import (
     NO_SUBMISSION,
     TURN_BUDGET_EXHAUSTED,
@@ -27,6 +27,7 @@ from codefrontier.settings.environments import (
 )
 from codefrontier.settings.episodes import rollout_answer
 from codefrontier.settings.examples import statement_examples
+from codefrontier.settings.registry import get_setting
 
 SUM_STATEMENT = ("Print a + b.\n\nExample 1\nInput:\n2 3\nExpected output:\n5\n\n"
                  "Example 2\nInput:\n10 -4\nExpected output:\n6")
@@ -278,9 +279,9 @@ def test_rollout_answers_from_trl_completions(judge):
 
 
 def test_settings_reject_limits_of_another_setting():
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match=r"no episode limit max_turns .*max_tool_calls"):
         get_setting("tool_use", {"max_turns": 3})
-    with pytest.raises(ValueError, match="no episode limits"):
+    with pytest.raises(ValueError, match=r"no episode limit max_turns \(its limits: none\)"):
         get_setting("reasoning", {"max_turns": 3})
     with pytest.raises(ValueError, match="unknown setting"):
         get_setting("chat")

@@ -207,7 +207,7 @@ def test_fix_conversations_run_a_broken_draft_then_the_reference():
 
 def first_example_output(instance) -> str:
     from codefrontier.suite.build import to_problem
-    from codefrontier.suite.sft import first_example
+    from codefrontier.suite.demonstrations import first_example
 
     return first_example(to_problem(instance))[1].strip()
 

@@ -172,9 +172,10 @@ def test_the_smoke_workflow_samples_through_vllm(tmp_path):
     runs vLLM's engine, and the frontier table is written from its samples."""
     repo = Path(__file__).resolve().parents[1]
     # the smoke model's heads are 16 wide, which vLLM's CPU attention does not take
-    # ("Unsupported CPU attention configuration: head_dim=16"); 32 it does
+    # ("Unsupported CPU attention configuration: head_dim=16"); 32 it does. One merge
+    # (each sample job starts an engine)
     wider = tmp_path / "wider.yaml"
-    wider.write_text("models: {tiny: {init: {hidden_size: 128}}}\n")
+    wider.write_text("models: {tiny: {init: {hidden_size: 128}, merge: {alphas: [1.5]}}}\n")
     command = [sys.executable, "-m", "snakemake", "--snakefile", str(repo / "Snakefile"),
                "-d", str(tmp_path), "-c2", "results/frontier.parquet", "--configfile",
                str(repo / "configs" / "smoke.yaml"), str(repo / "configs" / "vllm-cpu.yaml"),
@@ -182,11 +183,11 @@ def test_the_smoke_workflow_samples_through_vllm(tmp_path):
     done = subprocess.run(command, capture_output=True, text=True, env=OFFLINE, timeout=1800)
     assert done.returncode == 0, done.stderr[-5000:]
     samples = sorted((tmp_path / "results" / "tiny").glob("*/*/samples.parquet"))
-    assert len(samples) == 6, samples
+    assert len(samples) == 4, samples
     for path in samples:
         assert samples_provenance(path)["backend"] == "vllm"
     frontier = pd.read_parquet(tmp_path / "results" / "frontier.parquet")
-    assert len(frontier[frontier["difficulty"] == "all"]) == 6
+    assert len(frontier[frontier["difficulty"] == "all"]) == 4
 
 
 def test_seeded_sampling_of_a_batch_longer_than_one_step(memorised, tmp_path):

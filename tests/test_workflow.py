@@ -19,6 +19,7 @@ from codefrontier.checkpoints import (
     format_alpha,
     repaired_verdicts_path,
 )
+from codefrontier.settings.registry import limit_options
 
 REPO = Path(__file__).resolve().parents[1]
 SMOKE = REPO / "configs" / "smoke.yaml"
@@ -227,7 +228,7 @@ def test_a_bad_config_fails_validation_with_a_clear_message(tmp_path):
 
 
 THREE_SETTINGS = ["reasoning", "tool_use", "agentic"]
-EPISODES = {"tool_use": {"max_tool_calls": 2, "tool_output_chars": 600},
+EPISODES = {"tool_use": {"max_tool_calls": 2, "output_chars": 600},
             "agentic": {"max_turns": 4, "command_cpu_s": 5, "command_wall_s": 10.5,
                         "workspace_mb": 64, "output_chars": 600}}
 
@@ -262,7 +263,7 @@ def test_the_schema_accepts_three_settings_and_their_episode_limits():
     ({"episodes": {"tool_use": {"max_turns": 2}}}, "'max_turns' was unexpected"),
     ({"episodes": {"agentic": {"max_turns": 0}}}, "0 is less than the minimum of 1"),
     ({"episodes": {"agentic": {"command_wall_s": 0}}}, "less than or equal to the minimum"),
-    ({"episodes": {"tool_use": {"tool_output_chars": 99}}}, "99 is less than the minimum of 100"),
+    ({"episodes": {"tool_use": {"output_chars": 99}}}, "99 is less than the minimum of 100"),
     ({"episodes": {"tool_use": {"max_tool_calls": 1.5}}}, "1.5 is not of type 'integer'"),
 ])
 def test_the_schema_rejects_unknown_settings_and_episode_keys(changes, message):
@@ -273,22 +274,13 @@ def test_the_schema_rejects_unknown_settings_and_episode_keys(changes, message):
 def test_episode_options_render_the_configured_limits_in_order():
     config = three_setting_config()
     assert wf.episode_options(config, "reasoning") == ""
-    assert wf.episode_options(config, "tool_use") == "--max-tool-calls 2 --tool-output-chars 600"
+    assert wf.episode_options(config, "tool_use") == "--max-tool-calls 2 --output-chars 600"
     assert wf.episode_options(config, "agentic") == (
         "--max-turns 4 --command-cpu-s 5 --command-wall-s 10.5 --workspace-mb 64 "
         "--output-chars 600")
     assert wf.episode_options({**config, "episodes": {"agentic": {"output_chars": 900}}},
                               "agentic") == "--output-chars 900"
     assert wf.episode_options(yaml.safe_load(SMOKE.read_text()), "tool_use") == ""
-
-
-def test_episode_options_cover_every_limit_the_schema_allows():
-    schema = yaml.safe_load((REPO / "config.schema.yaml").read_text())
-    episodes = schema["properties"]["episodes"]["properties"]
-    assert {setting: tuple(entry["properties"]) for setting, entry in episodes.items()} == \
-        wf.EPISODE_LIMITS
-    assert set(episodes) | {"reasoning"} == \
-        set(schema["properties"]["settings"]["items"]["enum"])
 
 
 def test_sample_and_rl_slices_carry_their_settings_episode_limits():
@@ -412,8 +404,7 @@ def test_three_settings_plan_rl_and_sampling_per_setting_with_their_limits(tmp_p
         assert all(options in line for line in runs)
         sampled = [line for line in samples if f"--setting {setting} " in line]
         assert len(sampled) == 6 and all(options in line for line in sampled)
-    episode_flags = ("--max-tool-calls", "--tool-output-chars", "--max-turns", "--command-cpu-s",
-                     "--command-wall-s", "--workspace-mb", "--output-chars")
+    episode_flags = ["--" + option.replace("_", "-") for option in limit_options()]
     assert not any(flag in line for line in grpo + samples if "--setting reasoning " in line
                    for flag in episode_flags)
     assert "results/plots/format_causes.png" in done.stdout + done.stderr

@@ -70,25 +70,3 @@ class Setting(ABC):
 
     def needs_judge_pool(self) -> bool:
         return False
-
-
-SETTINGS = ("reasoning", "tool_use", "agentic")
-
-
-def get_setting(name: str, limits: dict | None = None) -> Setting:
-    """A setting by name; `limits` are its episode limits (config `episodes.<setting>`)."""
-    from codefrontier.settings.agentic import AgenticSetting
-    from codefrontier.settings.environments import AgenticLimits, ToolUseLimits
-    from codefrontier.settings.reasoning import ReasoningSetting
-    from codefrontier.settings.tool_use import ToolUseSetting
-
-    limits = limits or {}
-    if name == "reasoning":
-        if limits:
-            raise ValueError(f"the reasoning setting takes no episode limits, got {limits}")
-        return ReasoningSetting()
-    if name == "tool_use":
-        return ToolUseSetting(ToolUseLimits(**limits))
-    if name == "agentic":
-        return AgenticSetting(AgenticLimits(**limits))
-    raise ValueError(f"unknown setting {name!r}: available {', '.join(SETTINGS)}")

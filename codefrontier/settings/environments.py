@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from codefrontier.judge.compare import execution_kind
 from codefrontier.judge.extract import extract_code
@@ -35,21 +35,30 @@ NO_SUBMISSION = "no_submission"
 TRUNCATED = "truncated"
 
 
+def _limit(default, help: str):
+    """An episode limit: its one default, and the help the CLI shows for it."""
+    return field(default=default, metadata={"help": help})
+
+
+# The episode limits of the multi-turn settings: their fields are the config's
+# `episodes.<setting>` keys and the `sample` / `train grpo` options (settings/registry.py)
 @dataclass(frozen=True)
 class ToolUseLimits:
-    max_tool_calls: int = 2           # python calls per episode
-    output_chars: int = 600           # each of stdout and stderr, cut to head and tail
-    time_limit_s: float = 2.0         # CPU seconds per call
-    memory_limit_mb: int = 512
+    max_tool_calls: int = _limit(2, "python tool calls per episode before the model answers")
+    output_chars: int = _limit(600, "characters of a tool call's stdout and of its stderr "
+                                    "shown to the model (head and tail)")
+    time_limit_s: float = _limit(2.0, "CPU seconds per python tool call")
+    memory_limit_mb: int = _limit(512, "memory per python tool call, in MB")
 
 
 @dataclass(frozen=True)
 class AgenticLimits:
-    max_turns: int = 4                # actions (bash or submit) per episode
-    command_cpu_s: float = 5.0
-    command_wall_s: float = 10.0
-    workspace_mb: int = 64
-    output_chars: int = 600
+    max_turns: int = _limit(4, "actions (bash or submit) per episode")
+    command_cpu_s: float = _limit(5.0, "CPU seconds per terminal command")
+    command_wall_s: float = _limit(10.0, "wall-clock seconds per terminal command")
+    workspace_mb: int = _limit(64, "size cap of the episode's sandboxed workspace, in MB")
+    output_chars: int = _limit(600, "characters of a command's output shown to the model "
+                                    "(head and tail)")
 
 
 @dataclass(frozen=True)

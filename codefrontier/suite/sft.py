@@ -64,10 +64,10 @@ from functools import partial
 import pyarrow as pa
 
 from codefrontier.settings import reasoning
-from codefrontier.settings.base import get_setting
-from codefrontier.settings.environments import end_episode, example_command
+from codefrontier.settings.environments import end_episode
 from codefrontier.settings.episodes import environment_tools
-from codefrontier.settings.examples import statement_examples
+from codefrontier.settings.multi_turn import MultiTurnSetting
+from codefrontier.settings.registry import SETTINGS, get_setting
 from codefrontier.suite.build import instances, to_problem
 from codefrontier.suite.spec import Instance
 
@@ -94,139 +94,12 @@ SFT_SCHEMA = pa.schema([
 # The played turns of a fix or repair conversation's failed first attempt: the attempt
 # and the observation or feedback it got
 FAILED_ATTEMPT_TURNS = 2
-FIX_PLANS = {"tool_use": "{what}, so I fix the program.",
-             "agentic": "{what}, so I fix solution.py and run it again."}
 DRAFTS = ("dropped_last_line", "cut_in_half")
-SOLUTION_FILE = "solution.py"
 
 
 def _pick(options: tuple, key: str):
     return options[int(hashlib.sha256(key.encode()).hexdigest(), 16) % len(options)]
 
-
-def _call(name: str, **arguments) -> dict:
-    return {"type": "function", "function": {"name": name, "arguments": arguments}}
-
-
-def first_example(problem) -> tuple[str, str]:
-    examples = statement_examples(problem.statement)
-    if not examples:
-        raise ValueError(f"{problem.problem_id}: the statement shows no example to run")
-    return examples[0]
-
-
-def _check_ran(problem, observation: str, success: str, expected: str) -> None:
-    """A reference program must pass its own example: anything else is a bug here."""
-    if _failed(observation, success, expected):
-        raise RuntimeError(f"{problem.problem_id}: the reference failed its first example "
-                           f"({expected.strip()!r} expected):\n{observation}")
-
-
-def broken_draft(program: str, draft: str) -> str:
-    """A first draft that is wrong in a way a run on the example shows."""
-    lines = program.rstrip().splitlines()
-    kept = len(lines) - 1 if draft == "dropped_last_line" else (len(lines) + 1) // 2
-    return "\n".join(lines[:max(1, kept)]) + "\n"
-
-
-def _failed(observation: str, success: str, expected: str) -> bool:
-    """Did a run on the example fail (no success status, or not the expected output)?"""
-    return not observation.startswith(success) or expected.strip() not in observation
-
-
-def _fix_plan(setting_name: str, observation: str, success: str) -> str:
-    what = "The output is not the expected one" if observation.startswith(success) else \
-        "The run failed"
-    return FIX_PLANS[setting_name].format(what=what)
-
-
-def reasoning_turns(problem, plan: str, program: str, environment=None) -> list[dict]:
-    return [{"role": "assistant", "content": reasoning.answer(plan, program)}]
-
-
-def _python_turn(plan: str, code: str, given: str, result: str) -> list[dict]:
-    """The model runs `code` on the example with the python tool; the tool answers."""
-    return [{"role": "assistant", "content": f"{plan} I test it on the first example.",
-             "tool_calls": [_call("python", code=code, stdin=given)]},
-            {"role": "tool", "name": "python", "content": result}]
-
-
-def _bash_turn(content: str, command: str, ran: str) -> list[dict]:
-    return [{"role": "assistant", "content": content,
-             "tool_calls": [_call("bash", command=command)]},
-            {"role": "tool", "name": "bash", "content": ran}]
-
-
-def _first_bash_content(plan: str) -> str:
-    return f"{plan} I write {SOLUTION_FILE} and run it on the first example."
-
-
-def _submission(submitted: str) -> list[dict]:
-    """Submit solution.py after a good run, and close."""
-    return [{"role": "assistant", "content": "It works on the example, so I submit it.",
-             "tool_calls": [_call("submit", path=SOLUTION_FILE)]},
-            {"role": "tool", "name": "submit", "content": submitted},
-            {"role": "assistant", "content": f"I submitted {SOLUTION_FILE}."}]
-
-
-def tool_use_turns(problem, plan: str, program: str, environment) -> list[dict]:
-    """Run the program on the first example with the python tool, then answer."""
-    given, expected = first_example(problem)
-    result = environment.python(code=program, stdin=given)
-    _check_ran(problem, result, "exit status: 0", expected)
-    return [*_python_turn(plan, program, given, result),
-            {"role": "assistant",
-             "content": reasoning.answer("The output matches the expected output.", program)}]
-
-
-def agentic_turns(problem, plan: str, program: str, environment) -> list[dict]:
-    """Write solution.py and run it on examples/1.in in one command, submit, close."""
-    _, expected = first_example(problem)
-    command = write_and_run(problem, program)
-    ran = environment.bash(command=command)
-    _check_ran(problem, ran, "exit code 0", expected)
-    return [*_bash_turn(_first_bash_content(plan), command, ran),
-            *_submission(environment.submit(path=SOLUTION_FILE))]
-
-
-def write_and_run(problem, program: str) -> str:
-    return (f"cat > {SOLUTION_FILE} << 'EOF'\n{program.rstrip()}\nEOF\n"
-            f"{example_command(problem, SOLUTION_FILE)}")
-
-
-def tool_use_fix_turns(problem, plan: str, program: str, draft: str,
-                       environment) -> list[dict] | None:
-    """A broken draft run on the first example, then the fixed program as the answer;
-    None when the draft does not fail there."""
-    given, expected = first_example(problem)
-    broken = broken_draft(program, draft)
-    result = environment.python(code=broken, stdin=given)
-    if not _failed(result, "exit status: 0", expected):
-        return None
-    return [*_python_turn(plan, broken, given, result),
-            {"role": "assistant", "content": reasoning.answer(
-                _fix_plan("tool_use", result, "exit status: 0"), program)}]
-
-
-def agentic_fix_turns(problem, plan: str, program: str, draft: str,
-                      environment) -> list[dict] | None:
-    """A broken solution.py run on examples/1.in, rewritten and rerun, then submitted;
-    None when the draft does not fail there."""
-    _, expected = first_example(problem)
-    first = write_and_run(problem, broken_draft(program, draft))
-    ran_first = environment.bash(command=first)
-    if not _failed(ran_first, "exit code 0", expected):
-        return None
-    second = write_and_run(problem, program)
-    ran_second = environment.bash(command=second)
-    _check_ran(problem, ran_second, "exit code 0", expected)
-    return [*_bash_turn(_first_bash_content(plan), first, ran_first),
-            *_bash_turn(_fix_plan("agentic", ran_first, "exit code 0"), second, ran_second),
-            *_submission(environment.submit(path=SOLUTION_FILE))]
-
-
-TURNS = {"reasoning": reasoning_turns, "tool_use": tool_use_turns, "agentic": agentic_turns}
-FIX_TURNS = {"tool_use": tool_use_fix_turns, "agentic": agentic_fix_turns}
 
 
 def certain_tests(problem):
@@ -284,13 +157,13 @@ def sft_records(instance: Instance, settings: Collection[str] = ("reasoning",),
     records = []
     for setting_name in settings:
         for name, program, plans in variants:
-            turns = partial(TURNS[setting_name], problem, _pick(plans, instance.seed + name),
+            turns = partial(SETTINGS[setting_name].turns, problem, _pick(plans, instance.seed + name),
                             program)
             records.append(_record(problem, setting_name, name, turns, pool))
-        if with_fixes and setting_name in FIX_TURNS:
+        if with_fixes and SETTINGS[setting_name].fix_turns:
             name, program, plans = _pick(tuple(variants), instance.seed + "fix")
             draft = _pick(DRAFTS, instance.seed + "draft")
-            turns = partial(FIX_TURNS[setting_name], problem, _pick(plans, instance.seed + name),
+            turns = partial(SETTINGS[setting_name].fix_turns, problem, _pick(plans, instance.seed + name),
                             program, draft)
             record = _record(problem, setting_name, name, turns, pool, draft,
                              context=failed_attempt)
@@ -313,7 +186,7 @@ def _record(problem, setting_name: str, variant: str, turns, pool,
 
     setting = get_setting(setting_name)
     environment = None
-    if setting_name != "reasoning":
+    if isinstance(setting, MultiTurnSetting):
         environment = setting.environment({problem.problem_id: problem}, pool)
         environment.reset(problem_id=problem.problem_id)
     try:
@@ -348,7 +221,8 @@ def build_sft(split: str = "train", count: int | None = None,
     from codefrontier.judge import JudgePool
 
     chosen = list(instances(split, count, difficulties, families, knob_pool))
-    needs_pool = "tool_use" in settings or (with_repairs and "reasoning" in settings)
+    needs_pool = any(get_setting(s).needs_judge_pool() for s in settings) or \
+        (with_repairs and "reasoning" in settings)
     with JudgePool(workers=1) if needs_pool else nullcontext() as pool:
         return [record for instance in chosen
                 for record in sft_records(instance, settings, pool, with_fixes, with_repairs,

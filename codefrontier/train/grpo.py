@@ -32,10 +32,11 @@ from codefrontier.judge.pool import workers_per_process
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.problems import Problem, load_problems
 from codefrontier.rewards import parse_reward, tests_needed
-from codefrontier.settings.base import Setting, get_setting
+from codefrontier.settings.base import Setting
 from codefrontier.settings.environments import end_episode
 from codefrontier.settings.episodes import rollout_answer
 from codefrontier.settings.multi_turn import MultiTurnSetting
+from codefrontier.settings.registry import get_setting
 from codefrontier.train.common import train_and_save, trainer_config, work_dir_for
 from codefrontier.train.repair import REPAIR_LOG, RepairOptions, RepairRollout
 from codefrontier.train.rollout import SingleTurnRollout

@@ -1,0 +1,92 @@
+"""The one list of inference settings.
+
+Each entry names a setting's class (settings/base.py), the dataclass of its episode
+limits, and its scripted SFT demonstrations (suite/demonstrations.py). The limits'
+fields are the setting's `episodes.<setting>` config keys and its `sample` / `train
+grpo` options, with their one default and help. The CLI's choices and options, the
+workflow's command options, the schema check (tests/test_registries.py) and the order
+of the tables' and charts' settings all read this list.
+
+Adding a setting is its module plus one `register` call below (docs/design.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import Field, dataclass, fields
+
+from codefrontier.settings.agentic import AgenticSetting
+from codefrontier.settings.base import Setting
+from codefrontier.settings.environments import AgenticLimits, ToolUseLimits
+from codefrontier.settings.reasoning import ReasoningSetting
+from codefrontier.settings.tool_use import ToolUseSetting
+from codefrontier.suite import demonstrations
+
+
+@dataclass(frozen=True)
+class SettingEntry:
+    name: str
+    make: Callable[..., Setting]  # the setting, given its limits (when it has any)
+    limits: type | None           # a frozen dataclass of episode limits; None: one turn
+    turns: Callable               # the SFT demonstration (suite/demonstrations.py)
+    fix_turns: Callable | None = None  # the SFT demonstration of a fixed broken draft
+
+    def limit_fields(self) -> tuple[Field, ...]:
+        return fields(self.limits) if self.limits else ()
+
+    def build(self, limits: dict | None = None) -> Setting:
+        """The setting with these episode limits (the others at their defaults)."""
+        limits = dict(limits or {})
+        known = {f.name for f in self.limit_fields()}
+        unknown = sorted(set(limits) - known)
+        if unknown:
+            offered = ", ".join(sorted(known)) or "none"
+            raise ValueError(f"the {self.name} setting has no episode limit "
+                             f"{', '.join(unknown)} (its limits: {offered})")
+        return self.make(self.limits(**limits)) if self.limits else self.make()
+
+
+# in the order tables and charts show them
+SETTINGS: dict[str, SettingEntry] = {}
+
+
+def register(entry: SettingEntry) -> SettingEntry:
+    if entry.name in SETTINGS:
+        raise ValueError(f"the setting {entry.name!r} is registered already")
+    SETTINGS[entry.name] = entry
+    return entry
+
+
+def setting_entry(name: str) -> SettingEntry:
+    if name not in SETTINGS:
+        raise ValueError(f"unknown setting {name!r}: available {', '.join(SETTINGS)}")
+    return SETTINGS[name]
+
+
+def get_setting(name: str, limits: dict | None = None) -> Setting:
+    """A setting by name; `limits` are its episode limits (config `episodes.<setting>`)."""
+    return setting_entry(name).build(limits)
+
+
+def limit_options() -> dict[str, dict[str, Field]]:
+    """Every episode limit's name, with its field in each setting that has it: the
+    `sample` / `train grpo` options (a name two settings share is one option)."""
+    options: dict[str, dict[str, Field]] = {}
+    for entry in SETTINGS.values():
+        for limit in entry.limit_fields():
+            options.setdefault(limit.name, {})[entry.name] = limit
+    return options
+
+
+def setting_order(settings) -> list[str]:
+    """The distinct settings, the registered ones in registry order, then the others by
+    name (rows of tables written before a setting was renamed or removed)."""
+    distinct = set(settings)
+    return [s for s in SETTINGS if s in distinct] + sorted(distinct - set(SETTINGS))
+
+
+register(SettingEntry("reasoning", ReasoningSetting, None, demonstrations.reasoning_turns))
+register(SettingEntry("tool_use", ToolUseSetting, ToolUseLimits,
+                      demonstrations.tool_use_turns, demonstrations.tool_use_fix_turns))
+register(SettingEntry("agentic", AgenticSetting, AgenticLimits,
+                      demonstrations.agentic_turns, demonstrations.agentic_fix_turns))
