@@ -27,6 +27,8 @@ ALPHA_PATTERN = r"-?[0-9.]+(e-?[0-9]+)?"
 REPAIR_PREFIX = "repair-"  # a repair-training run's reward: repair-kinf, repair-k3
 # a run: a registered reward, or repair training under a nested one (rewards.REWARDS)
 REWARD_PATTERN = rf"({REPAIR_PREFIX})?({reward_pattern(nested=True)})|{reward_pattern(nested=False)}"
+# results/plots/<chart>.png and .html (plots.py draws them; rules all and plots)
+CHARTS = ("frontier", "outcome_mix", "pass_at_k", "format_causes")
 NAME_PATTERN = rf"{SFT}|{RL_PREFIX}[^/]+|{ALPHA_PREFIX}{ALPHA_PATTERN}"
 
 

@@ -85,10 +85,3 @@ def _mean_over_subsets(misses: Sequence[tuple[float, float]], size: int) -> floa
                         + i / seen * means[i - 1] * with_extra)
         means[0] *= without
     return means[size]
-
-
-def mean_pooled_pass_at_k(per_problem: Sequence[Sequence[tuple[int, int]]], k: int) -> float:
-    """Averaged over problems; per_problem[i] = the members' (n, c) on problem i."""
-    if not per_problem:
-        return float("nan")
-    return sum(pooled_pass_at_k(counts, k) for counts in per_problem) / len(per_problem)

@@ -15,12 +15,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from codefrontier.checkpoints import trained_reward
+from codefrontier.checkpoints import CHARTS, trained_reward
 from codefrontier.frontier import FORMAT_CAUSES
 from codefrontier.rewards import reward_family
 from codefrontier.settings.registry import setting_order
 
-CHARTS = ("frontier", "outcome_mix", "pass_at_k", "format_causes")
 OUTCOME_LABELS = {"rate_correct": "correct", "rate_optimization_failure": "optimization failure",
                   "rate_correctness_failure": "correctness failure",
                   "rate_format_error": "format error"}

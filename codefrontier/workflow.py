@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from codefrontier.checkpoints import (
+    CHARTS as CHARTS,  # results/plots/<chart>.png (rule all, plots)
+)
+from codefrontier.checkpoints import (
     SFT,
     CheckpointName,
     alpha_name,
@@ -24,7 +27,6 @@ from codefrontier.checkpoints import (
     rl_name,
     trained_reward,
 )
-from codefrontier.plots import CHARTS as CHARTS  # results/plots/<chart>.png (rule all, plots)
 from codefrontier.settings.registry import setting_entry
 
 EMBEDDED = "embedded"

@@ -9,7 +9,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from codefrontier.metrics import (
-    mean_pooled_pass_at_k,
     pass_at_k,
     pooled_pass_at_k,
 )
@@ -109,6 +108,5 @@ def test_closed_form_values():
     assert pass_at_k(10, 3, 1) == pytest.approx(0.3)
     assert pass_at_k(5, 0, 5) == 0.0 and pass_at_k(5, 1, 5) == 1.0
     assert pass_at_k(200, 7, 10) == pytest.approx(1 - math.comb(193, 10) / math.comb(200, 10))
-    assert mean_pooled_pass_at_k([[(4, 4)], [(4, 0)]], 1) == pytest.approx(0.5)
     with pytest.raises(ValueError):
         pass_at_k(3, 1, 4)

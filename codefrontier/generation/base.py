@@ -5,8 +5,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
-FINISH_REASONS = ("stop", "length")
-
 
 @dataclass(frozen=True)
 class SamplingSettings:
