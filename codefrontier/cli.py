@@ -10,8 +10,11 @@ from datetime import date
 
 from codefrontier import __version__
 from codefrontier.embedded import EmbeddedModelSpec
+from codefrontier.feedback import MAX_FEEDBACK_TOKENS
+from codefrontier.options import add_options, from_args
 from codefrontier.rewards import reward_names
 from codefrontier.settings.registry import SETTINGS, limit_options
+from codefrontier.train.repair import RepairOptions
 
 
 def _judge(args: argparse.Namespace) -> int:
@@ -198,10 +201,8 @@ def _train_sft(args: argparse.Namespace) -> int:
 def _train_grpo(args: argparse.Namespace) -> int:
     from codefrontier.train.common import parse_overrides
     from codefrontier.train.grpo import run_grpo
-    from codefrontier.train.repair import RepairOptions
 
-    repair = RepairOptions(args.replay_share, args.replay_buffer, args.max_feedback_tokens,
-                           args.first_attempt_weight) if args.repair else None
+    repair = from_args(RepairOptions, args) if args.repair else None
     out = run_grpo(args.model, args.problems, args.reward, args.out, parse_overrides(args.set),
                    args.work_dir, judge_workers=args.judge_workers, setting=args.setting,
                    episode_limits=episode_limits(args), repair=repair)
@@ -531,16 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
         "repair training", "first attempt, feedback on its failure, second attempt, rewarded "
                            "on the final program (reasoning setting)")
     repair.add_argument("--repair", action="store_true", help="train repair episodes")
-    repair.add_argument("--replay-share", type=float, default=0.25,
-                        help="share of each batch's problems that replay a recent failure of "
-                             "the policy (default: 0.25)")
-    repair.add_argument("--replay-buffer", type=int, default=64,
-                        help="recent failures kept for replay (default: 64)")
-    repair.add_argument("--max-feedback-tokens", type=int, default=300,
-                        help="the feedback message's cap (default: 300)")
-    repair.add_argument("--first-attempt-weight", type=float, default=0.0,
-                        help="w: an episode earns w·R(first attempt) + (1 − w)·R(final "
-                             "program) (default: 0, the final program alone)")
+    add_options(repair, RepairOptions)
     grpo.set_defaults(handler=_train_grpo)
 
     launch = commands.add_parser(
@@ -581,7 +573,7 @@ def build_parser() -> argparse.ArgumentParser:
     attempt.add_argument("--problems", required=True, help="problems (parquet)")
     attempt.add_argument("--samples", required=True, help="the first attempts' samples")
     attempt.add_argument("--verdicts", required=True, help="the first attempts' verdicts")
-    attempt.add_argument("--max-feedback-tokens", type=int, default=300,
+    attempt.add_argument("--max-feedback-tokens", type=int, default=MAX_FEEDBACK_TOKENS,
                          help="cap on the feedback message (model tokens)")
     attempt.add_argument("--judge-workers", type=int, default=1,
                          help="sandbox workers that run the programs on the examples")

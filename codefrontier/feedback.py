@@ -45,6 +45,9 @@ VERDICT_MESSAGES = {
     Verdict.OLE: "printed more output than allowed",
 }
 
+# the feedback message's cap (model tokens), at evaluation and in repair training
+MAX_FEEDBACK_TOKENS = 300
+
 
 @dataclass(frozen=True)
 class ExampleRun:
@@ -118,7 +121,7 @@ def approx_tokens(text: str) -> int:
     return math.ceil(len(text.encode("utf-8")) / 3)
 
 
-def render_feedback(context: FailureContext, max_tokens: int = 300,
+def render_feedback(context: FailureContext, max_tokens: int = MAX_FEEDBACK_TOKENS,
                     count_tokens: Callable[[str], int] = approx_tokens) -> str:
     """The feedback message for a repair attempt: at most `max_tokens` by `count_tokens`.
     Examples' outputs shrink first, then later examples go, then the text is cut."""
@@ -187,7 +190,7 @@ def _cut(text: str, chars: int) -> str:
 
 
 def judged_feedback(pool, problem: Problem, program: str, verdicts: dict,
-                    max_tokens: int = 300,
+                    max_tokens: int = MAX_FEEDBACK_TOKENS,
                     count_tokens: Callable[[str], int] = approx_tokens) -> str:
     """The feedback on a judged program (`verdicts`: a row of verdicts.parquet, or a judge
     SampleResult as a dict): its judgement's statistics and its runs on the statement's

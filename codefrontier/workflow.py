@@ -27,7 +27,10 @@ from codefrontier.checkpoints import (
     rl_name,
     trained_reward,
 )
+from codefrontier.feedback import MAX_FEEDBACK_TOKENS
+from codefrontier.options import command_line
 from codefrontier.settings.registry import setting_entry
+from codefrontier.train.repair import RepairOptions
 
 EMBEDDED = "embedded"
 REPAIR_SETTING = "reasoning"  # where repair-training runs train (train/repair.py)
@@ -149,7 +152,7 @@ def repair_options(config: dict, setting: str, model: str = "") -> str:
     sampling = {**setting_sampling(config, setting, model),
                 **{key: repair[key] for key in ("temperature", "max_new_tokens") if key in repair}}
     return " ".join([f"--backend {sampling.get('backend', 'transformers')}",
-                     f"--max-feedback-tokens {repair.get('max_feedback_tokens', 300)}",
+                     f"--max-feedback-tokens {repair.get('max_feedback_tokens', MAX_FEEDBACK_TOKENS)}",
                      *_flags(sampling, [k for k in SAMPLE_FLAGS if k != "limit"])])
 
 
@@ -174,12 +177,9 @@ def rl_options(config: dict, model: str, reward: str) -> str:
     trained, is_repair = trained_reward(reward)
     if not is_repair:
         return f"--reward {trained}"
-    repair = config["models"][model]["rl"]["repair"]
-    flags = {"replay_share": "--replay-share", "buffer_size": "--replay-buffer",
-             "max_feedback_tokens": "--max-feedback-tokens",
-             "first_attempt_weight": "--first-attempt-weight"}
-    return " ".join([f"--reward {trained} --repair",
-                     *(f"{flag} {repair[key]}" for key, flag in flags.items() if key in repair)])
+    run = config["models"][model]["rl"]["repair"]
+    options = {key: value for key, value in run.items() if key not in ("reward", "start")}
+    return f"--reward {trained} --repair {command_line(RepairOptions, options)}".rstrip()
 
 
 def episode_limits(config: dict, setting: str) -> dict:

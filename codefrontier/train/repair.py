@@ -35,10 +35,11 @@ from collections import Counter, deque
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from codefrontier.feedback import judged_feedback
+from codefrontier.feedback import MAX_FEEDBACK_TOKENS, judged_feedback
 from codefrontier.judge import Sample
 from codefrontier.judge.extract import extract_code
 from codefrontier.judge.verdicts import OUTCOMES
+from codefrontier.options import option
 from codefrontier.problems import Problem
 from codefrontier.repair import REPAIRABLE, repair_conversation, token_counter
 from codefrontier.train.rollout import policy_sampler, render_prompt
@@ -48,14 +49,17 @@ REPAIR_LOG = "repair.jsonl"  # in the work folder, beside rewards.jsonl
 
 @dataclass(frozen=True)
 class RepairOptions:
-    """What a repair run adds to GRPO (`train grpo --repair`)."""
+    """What a repair run adds to GRPO (`train grpo --repair`; the config's `rl.repair`)."""
 
-    replay_share: float = 0.25        # of each batch's groups, from the replay buffer
-    buffer_size: int = 64             # recent failures kept (oldest dropped first)
-    max_feedback_tokens: int = 300    # the feedback's cap, as at evaluation
-    # an episode's reward: w·R(first attempt) + (1 − w)·R(final program); 0 rewards the
-    # final program alone, so a repaired first attempt earns as much as a correct one
-    first_attempt_weight: float = 0.0
+    replay_share: float = option(0.25, "share of each batch's problems that replay a recent "
+                                       "failure of the policy")
+    buffer_size: int = option(64, "recent failures kept for replay (oldest dropped first)")
+    max_feedback_tokens: int = option(MAX_FEEDBACK_TOKENS,
+                                      "the feedback message's cap, as at evaluation")
+    # 0 rewards the final program alone, so a repaired first attempt earns as much as a
+    # correct one
+    first_attempt_weight: float = option(0.0, "w: an episode earns w·R(first attempt) + "
+                                              "(1 − w)·R(final program)")
 
     def __post_init__(self) -> None:
         for name in ("replay_share", "first_attempt_weight"):

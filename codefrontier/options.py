@@ -1,0 +1,46 @@
+"""Typed command options: a frozen dataclass whose fields carry each option's one default
+and help. The command's argparse flags (`add_options`) and the command line the workflow
+writes from a config block (`command_line`) both come from it, so an option's name and
+default are written once. A field's flag is its name with dashes: `buffer_size` is
+`--buffer-size` and the config key `buffer_size`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import MISSING, Field, field, fields
+
+
+def option(default, help: str):
+    """A field of an options dataclass: its default and its help."""
+    return field(default=default, metadata={"help": help})
+
+
+def flag(item: Field) -> str:
+    return "--" + item.name.replace("_", "-")
+
+
+def add_options(parser, options_class) -> None:
+    """One flag per field of `options_class`, defaulting to the field's default."""
+    for item in fields(options_class):
+        if item.default is MISSING:
+            raise TypeError(f"{options_class.__name__}.{item.name} needs a default")
+        kind = type(item.default)
+        parser.add_argument(flag(item), type=kind, default=item.default,
+                            help=f"{item.metadata['help']} (default: {item.default})")
+
+
+def from_args(options_class, args: argparse.Namespace):
+    """The options a parsed command line gives."""
+    return options_class(**{item.name: getattr(args, item.name) for item in fields(options_class)})
+
+
+def command_line(options_class, values: dict) -> str:
+    """The flags of the fields that `values` (a config block) sets, in field order; keys
+    that are no field of the options are refused."""
+    names = [item.name for item in fields(options_class)]
+    unknown = sorted(set(values) - set(names))
+    if unknown:
+        raise ValueError(f"no {options_class.__name__} field {', '.join(unknown)}")
+    return " ".join(f"{flag(item)} {values[item.name]}" for item in fields(options_class)
+                    if item.name in values)
