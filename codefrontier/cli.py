@@ -14,6 +14,7 @@ from codefrontier.feedback import MAX_FEEDBACK_TOKENS
 from codefrontier.options import add_options, from_args
 from codefrontier.rewards import reward_names
 from codefrontier.settings.registry import SETTINGS, limit_options
+from codefrontier.sources import SOURCES
 from codefrontier.train.repair import RepairOptions
 
 
@@ -40,37 +41,9 @@ def _provenance_metadata(inputs: list, **fields) -> dict[str, str]:
 
 def _problems_build(args: argparse.Namespace) -> int:
     from codefrontier.problems import save_problems
+    from codefrontier.sources import load_source
 
-    if args.source != "bundled" and args.split == "train":
-        raise ValueError(f"{args.source} is read as an evaluation set here: use --split eval")
-    difficulties = set(args.difficulty) or None
-    note = ""
-    if args.source == "bundled":
-        from codefrontier.suite.build import build_bundled
-
-        if args.split is None:
-            raise ValueError("--split train|eval is required for the bundled suite")
-        problems = build_bundled(args.split, args.instances, _test_inputs(args.disjoint_from),
-                                 difficulties, set(args.family) or None, args.knob_pool)
-    elif args.source == "livecodebench":
-        from codefrontier.loaders.livecodebench import load_livecodebench
-
-        problems = load_livecodebench(
-            version=args.release, start_date=args.start_date, end_date=args.end_date,
-            difficulties=difficulties, platforms=set(args.platform) or None,
-            data_dir=args.data_dir)
-    elif args.source == "humaneval":
-        from codefrontier.loaders.humaneval import load_humaneval
-
-        problems = load_humaneval(data_dir=args.data_dir)
-    else:
-        from codefrontier.loaders.codecontests_plus import load_codecontests_plus
-
-        problems, report = load_codecontests_plus(
-            limit=args.limit, config=args.config, data_dir=args.data_dir,
-            difficulties=difficulties, sources={s.lower() for s in args.platform} or None,
-            include_special_checkers=args.include_special_checkers)
-        note = f" [{report.summary()}]"
+    problems, note = load_source(args)
     inputs = [args.data_dir] if getattr(args, "data_dir", None) else []
     inputs += args.disjoint_from
     source = {k: str(v) for k, v in vars(args).items()
@@ -80,14 +53,6 @@ def _problems_build(args: argparse.Namespace) -> int:
                                                                     **source))
     print(f"{len(problems)} {args.source} problems ({args.split or 'eval'}) -> {args.out}{note}")
     return 0
-
-
-def _test_inputs(paths: list[str]) -> set[str]:
-    """Every test input of the problems in these files."""
-    from codefrontier.problems import load_problems
-
-    return {test.input for path in paths for problem in load_problems(path)
-            for test in problem.tests}
 
 
 def _problems_sft(args: argparse.Namespace) -> int:
@@ -122,6 +87,7 @@ def _problems_stats(args: argparse.Namespace) -> int:
 
 def _problems_calibrate(args: argparse.Namespace) -> int:
     from codefrontier.judge import JudgePool
+    from codefrontier.sources import test_inputs
     from codefrontier.suite.build import build_bundled, instances, load_families, to_problem
     from codefrontier.suite.calibrate import calibrate
 
@@ -134,7 +100,7 @@ def _problems_calibrate(args: argparse.Namespace) -> int:
                      set(args.family) or None, args.knob_pool)
         pairs = list(zip(instances(*selection),
                          build_bundled(args.split, args.instances,
-                                       _test_inputs(args.disjoint_from), *selection[2:]),
+                                       test_inputs(args.disjoint_from), *selection[2:]),
                          strict=True))
     with JudgePool(workers=args.workers) as pool:
         reports = calibrate(pairs, pool)
@@ -657,7 +623,7 @@ def build_parser() -> argparse.ArgumentParser:
         "build", help="write a split of a problem source in the judge's schema",
         description="Deterministic: the same inputs give the same bytes.")
     build.add_argument("--source", default="bundled",
-                       choices=("bundled", "livecodebench", "codecontests-plus", "humaneval"))
+                       choices=tuple(SOURCES))
     build.add_argument("--split", choices=("train", "eval"),
                        help="bundled: which split (required); real datasets: eval only")
     build.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")

@@ -19,6 +19,7 @@ from codefrontier.problems import Problem, save_problems
 from codefrontier.rewards import REWARDS, RewardFamily, reward_pattern
 from codefrontier.settings.base import SampleRecord, Setting
 from codefrontier.settings.registry import SETTINGS, SettingEntry
+from codefrontier.sources import SOURCES, load_source
 from codefrontier.suite import demonstrations
 
 REPO = Path(__file__).resolve().parents[1]
@@ -68,10 +69,27 @@ def choices(parser, *path: str, option: str) -> list:
     return list(next(a for a in parser._actions if option in a.option_strings).choices)
 
 
-def test_the_cli_offers_the_registered_settings():
+def test_the_cli_offers_the_registered_settings_and_sources():
     parser = cli.build_parser()
     for path in (("sample",), ("train", "grpo"), ("problems", "sft")):
         assert choices(parser, *path, option="--setting") == list(SETTINGS)
+    assert choices(parser, "problems", "build", option="--source") == list(SOURCES)
+
+
+def test_the_schema_problem_sources_are_the_registered_sources():
+    source = schema()["definitions"]["problem_source"]["properties"]["source"]
+    assert source["enum"] == list(SOURCES)
+
+
+def build_arguments(*argv: str):
+    return cli.build_parser().parse_args(["problems", "build", "--out", "x.parquet", *argv])
+
+
+def test_a_real_dataset_is_an_evaluation_set_and_the_bundled_suite_needs_a_split():
+    with pytest.raises(ValueError, match="humaneval is read as an evaluation set"):
+        load_source(build_arguments("--source", "humaneval", "--split", "train"))
+    with pytest.raises(ValueError, match=r"--split train\|eval is required for bundled"):
+        load_source(build_arguments())
 
 
 # A fourth, trivial protocol, known only to this test: the statement cut to a number of

@@ -1,0 +1,95 @@
+"""The one list of problem sources: the `problems build --source` choices and the config's
+`data.<split>.source` values (tests/test_registries.py checks the schema against it).
+
+Each source reads the options of `problems build` it understands and returns the
+problems, with a note for the command's summary line. The bundled suite has a train and
+an eval split; the real datasets are read as evaluation sets. Adding a source is its
+loader plus one `register_source` call.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from codefrontier.problems import Problem
+
+
+@dataclass(frozen=True)
+class ProblemSource:
+    name: str
+    load: Callable[[argparse.Namespace], tuple[list[Problem], str]]
+    splits: tuple[str, ...] = ("eval",)  # the splits it has
+
+
+SOURCES: dict[str, ProblemSource] = {}
+
+
+def register_source(source: ProblemSource) -> ProblemSource:
+    if source.name in SOURCES:
+        raise ValueError(f"the problem source {source.name!r} is registered already")
+    SOURCES[source.name] = source
+    return source
+
+
+def load_source(args: argparse.Namespace) -> tuple[list[Problem], str]:
+    """The problems of `args.source` for `args.split`, and a note on what was read."""
+    if args.source not in SOURCES:
+        raise ValueError(f"unknown problem source {args.source!r}: use {', '.join(SOURCES)}")
+    source = SOURCES[args.source]
+    if args.split is None and len(source.splits) > 1:
+        raise ValueError(f"--split {'|'.join(source.splits)} is required for {source.name}")
+    if (args.split or "eval") not in source.splits:
+        raise ValueError(f"{source.name} is read as an evaluation set here: use --split eval")
+    return source.load(args)
+
+
+def _difficulties(args: argparse.Namespace) -> set[str] | None:
+    return set(args.difficulty) or None
+
+
+def test_inputs(paths: list[str]) -> set[str]:
+    """Every test input of the problems in these files."""
+    from codefrontier.problems import load_problems
+
+    return {test.input for path in paths for problem in load_problems(path)
+            for test in problem.tests}
+
+
+def _bundled(args: argparse.Namespace) -> tuple[list[Problem], str]:
+    from codefrontier.suite.build import build_bundled
+
+    return build_bundled(args.split, args.instances, test_inputs(args.disjoint_from),
+                         _difficulties(args), set(args.family) or None, args.knob_pool), ""
+
+
+def _livecodebench(args: argparse.Namespace) -> tuple[list[Problem], str]:
+    from codefrontier.loaders.livecodebench import load_livecodebench
+
+    return load_livecodebench(
+        version=args.release, start_date=args.start_date, end_date=args.end_date,
+        difficulties=_difficulties(args), platforms=set(args.platform) or None,
+        data_dir=args.data_dir), ""
+
+
+def _codecontests_plus(args: argparse.Namespace) -> tuple[list[Problem], str]:
+    from codefrontier.loaders.codecontests_plus import load_codecontests_plus
+
+    problems, report = load_codecontests_plus(
+        limit=args.limit, config=args.config, data_dir=args.data_dir,
+        difficulties=_difficulties(args), sources={s.lower() for s in args.platform} or None,
+        include_special_checkers=args.include_special_checkers)
+    return problems, f" [{report.summary()}]"
+
+
+def _humaneval(args: argparse.Namespace) -> tuple[list[Problem], str]:
+    from codefrontier.loaders.humaneval import load_humaneval
+
+    return load_humaneval(data_dir=args.data_dir), ""
+
+
+register_source(ProblemSource("bundled", _bundled, splits=("train", "eval")))
+register_source(ProblemSource("livecodebench", _livecodebench))
+register_source(ProblemSource("codecontests-plus", _codecontests_plus))
+register_source(ProblemSource("humaneval", _humaneval))
