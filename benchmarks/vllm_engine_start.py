@@ -19,6 +19,7 @@ import time
 
 PROMPTS = 64
 TOKENS = 64
+MARK = "engine-start: "  # the child's result line (vLLM writes to stdout too)
 
 
 def one_start(checkpoint: str, eager: bool) -> dict:
@@ -38,14 +39,15 @@ def one_start(checkpoint: str, eager: bool) -> dict:
 
 def main() -> None:
     if len(sys.argv) == 3:  # the child: one engine
-        print(json.dumps(one_start(sys.argv[1], sys.argv[2] == "eager")))
+        print(MARK + json.dumps(one_start(sys.argv[1], sys.argv[2] == "eager")))
         return
     checkpoint = sys.argv[1]
     runs = []
     for mode in ("compiled", "eager"):
         done = subprocess.run([sys.executable, __file__, checkpoint, mode], check=True,
                               capture_output=True, text=True)
-        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        line = next(line for line in done.stdout.splitlines() if line.startswith(MARK))
+        runs.append(json.loads(line.removeprefix(MARK)))
     for run in runs:
         print(f"{'eager' if run['eager'] else 'compiled'}: engine start {run['start_s']} s, "
               f"{PROMPTS} x {TOKENS} tokens in {run['generate_s']} s")
