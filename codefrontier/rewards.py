@@ -21,6 +21,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from codefrontier.registry import Registry
+
 AC = "AC"
 
 
@@ -112,14 +114,11 @@ def _every_test(name: str) -> tuple[float, bool]:
 # The `{reward}` wildcard's values and the GRPO runs' rewards: the one list that the
 # checkpoint names, the schema check (tests/test_registries.py), the CLI and the plots
 # read. Adding a reward is its function plus one `register_reward` call.
-REWARDS: dict[str, RewardFamily] = {}
+REWARDS: Registry[RewardFamily] = Registry("reward family")
 
 
 def register_reward(family: RewardFamily) -> RewardFamily:
-    if family.names in REWARDS:
-        raise ValueError(f"the reward family {family.names!r} is registered already")
-    REWARDS[family.names] = family
-    return family
+    return REWARDS.add(family.names, family)
 
 
 register_reward(RewardFamily("k<number>, kinf", r"k[0-9.]+|kinf", _nested_function,

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from codefrontier.problems import Problem
+from codefrontier.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -23,14 +24,11 @@ class ProblemSource:
     splits: tuple[str, ...] = ("eval",)  # the splits it has
 
 
-SOURCES: dict[str, ProblemSource] = {}
+SOURCES: Registry[ProblemSource] = Registry("problem source")
 
 
 def register_source(source: ProblemSource) -> ProblemSource:
-    if source.name in SOURCES:
-        raise ValueError(f"the problem source {source.name!r} is registered already")
-    SOURCES[source.name] = source
-    return source
+    return SOURCES.add(source.name, source)
 
 
 def load_source(args: argparse.Namespace) -> tuple[list[Problem], str]:

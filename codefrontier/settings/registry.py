@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import Field, dataclass, fields
 
+from codefrontier.registry import Registry
 from codefrontier.settings.agentic import AgenticSetting
 from codefrontier.settings.base import Setting
 from codefrontier.settings.environments import AgenticLimits, ToolUseLimits
@@ -47,14 +48,11 @@ class SettingEntry:
 
 
 # in the order tables and charts show them
-SETTINGS: dict[str, SettingEntry] = {}
+SETTINGS: Registry[SettingEntry] = Registry("setting")
 
 
 def register(entry: SettingEntry) -> SettingEntry:
-    if entry.name in SETTINGS:
-        raise ValueError(f"the setting {entry.name!r} is registered already")
-    SETTINGS[entry.name] = entry
-    return entry
+    return SETTINGS.add(entry.name, entry)
 
 
 def setting_entry(name: str) -> SettingEntry:
