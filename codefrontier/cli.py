@@ -11,7 +11,7 @@ from datetime import date
 from codefrontier import __version__
 from codefrontier.embedded import EmbeddedModelSpec
 from codefrontier.feedback import MAX_FEEDBACK_TOKENS
-from codefrontier.options import add_options, from_args
+from codefrontier.options import add_options, flag, from_args
 from codefrontier.rewards import reward_names
 from codefrontier.settings.registry import SETTINGS, limit_options
 from codefrontier.sources import SOURCES
@@ -185,8 +185,7 @@ def episode_limits(args: argparse.Namespace) -> dict:
         if value is None:
             continue
         if args.setting not in owners:
-            flag = "--" + option.replace("_", "-")
-            raise ValueError(f"{flag} is a limit of the {' and '.join(owners)} setting, "
+            raise ValueError(f"{flag(option)} is a limit of the {' and '.join(owners)} setting, "
                              f"not of {args.setting}")
         limits[option] = value
     return limits
@@ -222,7 +221,7 @@ def _episode_parser() -> argparse.ArgumentParser:
     group = parser.add_argument_group("episode limits (default: the setting's own)")
     for option, owners in limit_options().items():
         first = next(iter(owners.values()))
-        group.add_argument("--" + option.replace("_", "-"), type=type(first.default),
+        group.add_argument(flag(option), type=type(first.default),
                            help="; ".join(f"{setting}: {limit.metadata['help']} "
                                           f"(default {limit.default})"
                                           for setting, limit in owners.items()))
@@ -464,7 +463,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="problem and SFT files to train the tokenizer on")
     spec = EmbeddedModelSpec()
     for name in ("vocab_size", "hidden_size", "num_hidden_layers", "intermediate_size", "seed"):
-        init.add_argument(f"--{name.replace('_', '-')}", dest=name, type=int,
+        init.add_argument(flag(name), dest=name, type=int,
                           help=f"default {getattr(spec, name)}")
     init.add_argument("--force", action="store_true", help="replace an existing model")
     init.set_defaults(handler=_model_init)

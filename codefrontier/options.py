@@ -8,7 +8,7 @@ default are written once. A field's flag is its name with dashes: `buffer_size` 
 from __future__ import annotations
 
 import argparse
-from dataclasses import MISSING, Field, field, fields
+from dataclasses import MISSING, field, fields
 
 
 def option(default, help: str):
@@ -16,8 +16,9 @@ def option(default, help: str):
     return field(default=default, metadata={"help": help})
 
 
-def flag(item: Field) -> str:
-    return "--" + item.name.replace("_", "-")
+def flag(name: str) -> str:
+    """The command-line flag of an option or config key: `buffer_size` -> `--buffer-size`."""
+    return "--" + name.replace("_", "-")
 
 
 def add_options(parser, options_class) -> None:
@@ -26,7 +27,7 @@ def add_options(parser, options_class) -> None:
         if item.default is MISSING:
             raise TypeError(f"{options_class.__name__}.{item.name} needs a default")
         kind = type(item.default)
-        parser.add_argument(flag(item), type=kind, default=item.default,
+        parser.add_argument(flag(item.name), type=kind, default=item.default,
                             help=f"{item.metadata['help']} (default: {item.default})")
 
 
@@ -42,5 +43,5 @@ def command_line(options_class, values: dict) -> str:
     unknown = sorted(set(values) - set(names))
     if unknown:
         raise ValueError(f"no {options_class.__name__} field {', '.join(unknown)}")
-    return " ".join(f"{flag(item)} {values[item.name]}" for item in fields(options_class)
+    return " ".join(f"{flag(item.name)} {values[item.name]}" for item in fields(options_class)
                     if item.name in values)

@@ -88,7 +88,8 @@ def repair_checkpoint(model: str, problems_path: str | os.PathLike,
                       samples_path: str | os.PathLike, verdicts_path: str | os.PathLike,
                       out: str | os.PathLike, backend: str = "transformers",
                       sampling: SamplingSettings | None = None,
-                      backend_options: dict | None = None, max_feedback_tokens: int = MAX_FEEDBACK_TOKENS,
+                      backend_options: dict | None = None,
+                      max_feedback_tokens: int = MAX_FEEDBACK_TOKENS,
                       judge_workers: int = 1, progress: bool = True) -> Path:
     """One second attempt (sampling.n must be 1) per repairable first attempt."""
     sampling = sampling or SamplingSettings(n=1)

@@ -13,7 +13,7 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from codefrontier.problems import Problem
+from codefrontier.problems import Problem, load_problems
 from codefrontier.registry import Registry
 
 
@@ -49,8 +49,6 @@ def _difficulties(args: argparse.Namespace) -> set[str] | None:
 
 def test_inputs(paths: list[str]) -> set[str]:
     """Every test input of the problems in these files."""
-    from codefrontier.problems import load_problems
-
     return {test.input for path in paths for problem in load_problems(path)
             for test in problem.tests}
 

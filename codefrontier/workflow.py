@@ -28,7 +28,7 @@ from codefrontier.checkpoints import (
     trained_reward,
 )
 from codefrontier.feedback import MAX_FEEDBACK_TOKENS
-from codefrontier.options import command_line
+from codefrontier.options import command_line, flag
 from codefrontier.settings.registry import setting_entry
 from codefrontier.train.repair import RepairOptions
 
@@ -192,7 +192,7 @@ def episode_options(config: dict, setting: str) -> str:
     --output-chars 600`, in the order of its limits (settings/registry.py); limits the config
     leaves out keep their defaults, and reasoning has none ("")."""
     limits = episode_limits(config, setting)
-    return " ".join(f"--{limit.name.replace('_', '-')} {limits[limit.name]}"
+    return " ".join(f"{flag(limit.name)} {limits[limit.name]}"
                     for limit in setting_entry(setting).limit_fields() if limit.name in limits)
 
 
@@ -260,7 +260,7 @@ def set_options(values: dict) -> str:
 
 def init_options(init: dict) -> str:
     """`codefrontier model init` size options, in a fixed order (params are compared as text)."""
-    return " ".join(f"--{key.replace('_', '-')} {value}" for key, value in sorted(init.items()))
+    return " ".join(f"{flag(key)} {value}" for key, value in sorted(init.items()))
 
 
 def resources(config: dict, rule: str, model: str = "") -> dict:
@@ -280,7 +280,7 @@ def problem_build_options(source: dict) -> str:
     for key in ("instances", "knob_pool", "release", "start_date", "end_date", "config", "limit",
                 "data_dir"):
         if source.get(key) is not None:
-            options.append(f"--{key.replace('_', '-')} {shlex.quote(str(source[key]))}")
+            options.append(f"{flag(key)} {shlex.quote(str(source[key]))}")
     for key in ("difficulty", "platform", "family"):
         options += [f"--{key} {shlex.quote(v)}" for v in source.get(key, [])]
     return " ".join(options)
@@ -300,12 +300,12 @@ def sft_build_options(sft: dict) -> str:
     options = [f"--split {sft.get('split', 'train')}"]
     for key in ("instances", "knob_pool"):
         if sft.get(key) is not None:
-            options.append(f"--{key.replace('_', '-')} {sft[key]}")
+            options.append(f"{flag(key)} {sft[key]}")
     for key in ("difficulty", "family"):
         options += [f"--{key} {shlex.quote(v)}" for v in sft.get(key, [])]
     for key in ("with_fixes", "with_repairs", "mask_failed_attempts"):
         if sft.get(key):
-            options.append(f"--{key.replace('_', '-')}")
+            options.append(flag(key))
     return " ".join(options)
 
 
@@ -342,7 +342,7 @@ SAMPLE_FLAGS = ("temperature", "top_p", "max_new_tokens", "batch_size", "tensor_
 
 
 def _flags(values: dict, keys) -> list[str]:
-    return [f"--{key.replace('_', '-')} {values[key]}" for key in keys
+    return [f"{flag(key)} {values[key]}" for key in keys
             if values.get(key) is not None]
 
 

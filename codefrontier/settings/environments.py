@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from codefrontier.judge.compare import execution_kind
 from codefrontier.judge.extract import extract_code
+from codefrontier.options import option
 from codefrontier.problems import Problem
 from codefrontier.settings.examples import statement_examples
 
@@ -35,29 +36,24 @@ NO_SUBMISSION = "no_submission"
 TRUNCATED = "truncated"
 
 
-def _limit(default, help: str):
-    """An episode limit: its one default, and the help the CLI shows for it."""
-    return field(default=default, metadata={"help": help})
-
-
 # The episode limits of the multi-turn settings: their fields are the config's
 # `episodes.<setting>` keys and the `sample` / `train grpo` options (settings/registry.py)
 @dataclass(frozen=True)
 class ToolUseLimits:
-    max_tool_calls: int = _limit(2, "python tool calls per episode before the model answers")
-    output_chars: int = _limit(600, "characters of a tool call's stdout and of its stderr "
+    max_tool_calls: int = option(2, "python tool calls per episode before the model answers")
+    output_chars: int = option(600, "characters of a tool call's stdout and of its stderr "
                                     "shown to the model (head and tail)")
-    time_limit_s: float = _limit(2.0, "CPU seconds per python tool call")
-    memory_limit_mb: int = _limit(512, "memory per python tool call, in MB")
+    time_limit_s: float = option(2.0, "CPU seconds per python tool call")
+    memory_limit_mb: int = option(512, "memory per python tool call, in MB")
 
 
 @dataclass(frozen=True)
 class AgenticLimits:
-    max_turns: int = _limit(4, "actions (bash or submit) per episode")
-    command_cpu_s: float = _limit(5.0, "CPU seconds per terminal command")
-    command_wall_s: float = _limit(10.0, "wall-clock seconds per terminal command")
-    workspace_mb: int = _limit(64, "size cap of the episode's sandboxed workspace, in MB")
-    output_chars: int = _limit(600, "characters of a command's output shown to the model "
+    max_turns: int = option(4, "actions (bash or submit) per episode")
+    command_cpu_s: float = option(5.0, "CPU seconds per terminal command")
+    command_wall_s: float = option(10.0, "wall-clock seconds per terminal command")
+    workspace_mb: int = option(64, "size cap of the episode's sandboxed workspace, in MB")
+    output_chars: int = option(600, "characters of a command's output shown to the model "
                                     "(head and tail)")
 
 
