@@ -17,12 +17,10 @@ apart as "moved". Prints both runs' wall times and every change.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
+
+from load import burners_for, busy_processes
 
 from codefrontier.judge import JudgePool, Sample, SampleResult
 from codefrontier.suite.build import load_families, to_problem
@@ -41,18 +39,6 @@ def reference_samples() -> tuple[dict, list[Sample]]:
             if code is not None:
                 samples.append(Sample(problem.problem_id, index, code=code))
     return problems, samples
-
-
-@contextlib.contextmanager
-def busy_processes(count: int) -> Iterator[None]:
-    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"],
-                                start_new_session=True) for _ in range(count)]
-    try:
-        yield
-    finally:
-        for burner in burners:
-            burner.kill()
-            burner.wait()
 
 
 def judge_all(problems: dict, samples: list[Sample], workers: int) -> tuple[list[SampleResult],
@@ -78,7 +64,7 @@ def main() -> None:
     print(f"{len(samples)} reference programs of {len(problems)} problems, "
           f"{args.workers} judge workers")
     idle, idle_s = judge_all(problems, samples, args.workers)
-    burners = (args.factor - 1) * len(os.sched_getaffinity(0))
+    burners = burners_for(args.factor)
     with busy_processes(burners):
         loaded, loaded_s = judge_all(problems, samples, args.workers)
     changed = [(sample, a, b) for sample, a, b in zip(samples, idle, loaded, strict=True)

@@ -30,7 +30,7 @@ def test_judges_the_examples_into_a_verdicts_table(tmp_path):
     table = pd.read_parquet(out)
     assert list(table.columns) == [
         "problem_id", "sample_id", "outcome", "verdicts", "input_lens", "cpu_s", "peak_mb",
-        "first_failure", "max_passed_input_len", "format_error_cause", "tle_cause", "error",
+        "timing_runs", "first_failure", "max_passed_input_len", "format_error_cause", "tle_cause", "error",
         "isolation"]
     assert table["outcome"].tolist() == ["correct", "optimization_failure", "correctness_failure",
                                          "format_error", "correct", "optimization_failure"]

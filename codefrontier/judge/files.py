@@ -25,6 +25,7 @@ VERDICTS_SCHEMA = pa.schema([
     ("input_lens", pa.list_(pa.int64())),
     ("cpu_s", pa.list_(pa.float64())),
     ("peak_mb", pa.list_(pa.float64())),
+    ("timing_runs", pa.list_(pa.int64())),
     ("first_failure", pa.int64()),
     ("max_passed_input_len", pa.int64()),
     ("format_error_cause", pa.string()),

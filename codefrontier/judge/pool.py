@@ -32,6 +32,7 @@ from codefrontier.judge import wire
 from codefrontier.judge.cache import ByteBudgetCache
 from codefrontier.judge.extract import extract_code
 from codefrontier.judge.isolation import LEVELS, Isolation, SandboxError
+from codefrontier.judge.timing import budget_per_test_s
 from codefrontier.judge.verdicts import Outcome, Verdict, classify, first_failure
 from codefrontier.problems import Problem
 from codefrontier.textcut import excerpt_bytes
@@ -70,6 +71,8 @@ class SampleResult:
     input_lens: list[int]  # every test of the problem, in the order run (ascending)
     cpu_s: list[float]  # per test run
     peak_mb: list[float]  # per test run
+    # per test: runs it took to time (1, or up to timing.TIMING_RUNS near the limit)
+    timing_runs: list[int]
     first_failure: int | None
     max_passed_input_len: int | None
     format_error_cause: str | None
@@ -298,7 +301,8 @@ class JudgePool:
         if cached is not None:
             return cached
         tests, _, _ = self._ordered_tests(problem)
-        timeout = COMPILE_ALLOWANCE_S + len(tests) * (2.0 * problem.time_limit_s + 3.0)
+        timeout = COMPILE_ALLOWANCE_S + len(tests) * (budget_per_test_s(problem.time_limit_s)
+                                                      + 3.0)
 
         def ask(worker: _Worker, time_s: float) -> dict:
             reply = worker.request(request, time_s)
@@ -344,7 +348,8 @@ class JudgePool:
         """Run `code` once on `stdin` in the sandbox a judged sample gets (same limits,
         same cleanup of every process it starts) and return what it printed.
 
-        time_limit_s: CPU seconds (the idle backstop is 2 × limit + 1 s of wall time);
+        time_limit_s: CPU seconds, a run over it a "timeout" (it is ended at
+        `timing.kill_after_s`; the idle backstop is 2 × limit + 1 s of wall time);
         memory_limit_mb: address space on top of the interpreter; stdout is capped at the
         pool's output_limit_mb ("output_limit"); stdout and stderr come back cut to their
         first and last `output_chars` // 2 characters. kind "call" runs
@@ -359,7 +364,8 @@ class JudgePool:
                    "output_limit_mb": self.output_limit_mb, "output_chars": output_chars,
                    "excerpt_bytes": excerpt_bytes(output_chars)}
         reply, _ = self._answer(lambda worker, time_s: worker.request(request, time_s),
-                                COMPILE_ALLOWANCE_S + 2.0 * time_limit_s + 3.0, "execute")
+                                COMPILE_ALLOWANCE_S + budget_per_test_s(time_limit_s) + 3.0,
+                                "execute")
         return Execution(**{name: reply[name] for name in Execution.__dataclass_fields__})
 
     def judge(self, problems: Mapping[str, Problem], samples: Iterable[Sample],
@@ -402,7 +408,7 @@ def _format_error(sample: Sample, input_lens: list[int], isolation: str,
     return SampleResult(
         problem_id=sample.problem_id, sample_id=sample.sample_id,
         outcome=Outcome.FORMAT_ERROR.value, verdicts=[], input_lens=input_lens, cpu_s=[],
-        peak_mb=[], first_failure=None, max_passed_input_len=None,
+        peak_mb=[], timing_runs=[], first_failure=None, max_passed_input_len=None,
         format_error_cause=cause, tle_cause=None, error="", isolation=isolation)
 
 
@@ -411,7 +417,8 @@ def _result_from_reply(sample: Sample, reply: dict, input_lens: list[int],
     runs = reply["runs"]
     error = reply["compile_error"]
     if error:
-        runs = [{"verdict": Verdict.RE.value, "cpu_s": 0.0, "peak_mb": 0.0, "stderr": error}]
+        runs = [{"verdict": Verdict.RE.value, "cpu_s": 0.0, "peak_mb": 0.0, "stderr": error,
+                 "timing_runs": 1}]
     verdicts = [r["verdict"] for r in runs]
     failed_at = first_failure(verdicts)
     passed = verdicts if failed_at is None else verdicts[:failed_at]
@@ -421,6 +428,7 @@ def _result_from_reply(sample: Sample, reply: dict, input_lens: list[int],
         problem_id=sample.problem_id, sample_id=sample.sample_id,
         outcome=classify(verdicts).value, verdicts=verdicts, input_lens=input_lens,
         cpu_s=[round(r["cpu_s"], 4) for r in runs], peak_mb=[round(r["peak_mb"], 2) for r in runs],
+        timing_runs=[r["timing_runs"] for r in runs],
         first_failure=failed_at,
         max_passed_input_len=input_lens[len(passed) - 1] if passed else None,
         format_error_cause=None, tle_cause=_tle_cause(runs, failed_at), error=error,

@@ -67,6 +67,7 @@ from codefrontier.judge.runs import (
     execute_request,
     judge_request,
 )
+from codefrontier.judge.timing import kill_after_s
 
 # Modules a program is likely to import, loaded once so each test's import is a
 # dictionary lookup (the private root can still import the rest of the stdlib).
@@ -219,17 +220,18 @@ def _cpu_s(pid: int) -> float | None:
 
 
 def _wait_with_limits(pid: int, pidfd: int, time_limit_s: float, start: float) -> bool:
-    """Wait for the test process, ending it at its CPU limit; True when the wall-clock
-    backstop killed it.
+    """Wait for the test process, ending it at `timing.kill_after_s` of its CPU limit;
+    True when the wall-clock backstop killed it.
 
-    The CPU limit is enforced to the tick (RLIMIT_CPU counts whole seconds, so a 0.5 s
+    The kill is enforced to the tick (RLIMIT_CPU counts whole seconds, so a 0.5 s
     limit would cost a slow program a full second of CPU; it stays as the backstop
     for threads). The backstop counts idle time (wall time less time on or queued for
     a CPU), so a program slowed by a loaded machine is judged by its CPU time, never
     by the load.
     """
     idle_limit, hard_limit = idle_limit_s(time_limit_s), hard_wall_limit_s(time_limit_s)
-    timeout = min(time_limit_s, idle_limit)  # one thread gains at most wall time in CPU
+    cpu_limit = kill_after_s(time_limit_s)
+    timeout = min(cpu_limit, idle_limit)  # one thread gains at most wall time in CPU
     while True:
         if select.select([pidfd], [], [], timeout)[0]:
             return False
@@ -237,15 +239,15 @@ def _wait_with_limits(pid: int, pidfd: int, time_limit_s: float, start: float) -
         cpu, busy = _cpu_s(pid), _busy_s(pid)
         if select.select([pidfd], [], [], 0)[0]:  # it ended meanwhile
             return False
-        if cpu is not None and cpu >= time_limit_s:
-            os.kill(pid, signal.SIGKILL)  # a SIGKILL at the CPU limit is TLE (runs.py)
+        if cpu is not None and cpu >= cpu_limit:
+            os.kill(pid, signal.SIGKILL)  # a SIGKILL past the CPU limit is TLE (runs.py)
             return False
         # an unreadable /proc entry leaves the plain wall-clock backstop
         idle = wall - (busy or 0.0)
         if idle >= idle_limit or wall >= hard_limit:
             os.kill(pid, signal.SIGKILL)
             return True
-        timeout = max(0.005, min(time_limit_s - (cpu or 0.0), idle_limit - idle,
+        timeout = max(0.005, min(cpu_limit - (cpu or 0.0), idle_limit - idle,
                                  hard_limit - wall))
 
 
@@ -320,7 +322,7 @@ def sample_process(request: dict, sandbox: _Sandbox, inbox: int, outbox: int) ->
     if request["kind"] == "call":
         exec(CALL_PRELUDE, namespace)
     limits = Limits(
-        cpu_s=request["time_limit_s"],
+        cpu_s=kill_after_s(request["time_limit_s"]),
         address_space_bytes=_address_space_in_use() + request["memory_limit_mb"] * 2**20,
         output_bytes=int(request["output_limit_mb"] * 2**20),
         open_files=64,
@@ -330,8 +332,9 @@ def sample_process(request: dict, sandbox: _Sandbox, inbox: int, outbox: int) ->
     # execute(): the ends of stdout and stderr instead of the output to compare
     excerpt = request.get("excerpt_bytes", 0)
     gc.freeze()
-    for index, stdin_text in enumerate(request["inputs"]):
-        run = _run_one_test(code, namespace, request, stdin_text, files, limits,
+    index, inputs = 0, request["inputs"]
+    while index < len(inputs):
+        run = _run_one_test(code, namespace, request, inputs[index], files, limits,
                             sandbox.confinement, sandbox.isolation, read_output=not excerpt)
         sandbox.clear_writable()
         header, payload = run.to_wire()
@@ -341,8 +344,10 @@ def sample_process(request: dict, sandbox: _Sandbox, inbox: int, outbox: int) ->
                 [_read_memfd_ends(fd, excerpt) for fd in streams])
         wire.send(outbox, {"op": "test", "seq": seq, "index": index, **header}, payload)
         reply, _ = wire.receive(inbox)
-        if reply.get("seq") != seq or reply.get("op") != "next":
+        if reply.get("seq") != seq or reply.get("op") not in ("next", "again"):
             break
+        if reply["op"] == "next":  # "again": the same test, timed once more
+            index += 1
     wire.send(outbox, {"op": "done", "seq": seq})
     os._exit(0)
 
