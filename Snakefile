@@ -10,7 +10,7 @@ import os
 
 from snakemake.utils import min_version, validate
 
-from codefrontier import checkpoints
+from codefrontier import checkpoints as layout
 from codefrontier import workflow as wf
 
 min_version("9.0")
@@ -37,9 +37,9 @@ wildcard_constraints:
     model="|".join(MODELS),
     setting="|".join(SETTINGS),
     split="train|eval",
-    reward=checkpoints.REWARD_PATTERN,
-    alpha=checkpoints.ALPHA_PATTERN,
-    ckpt=checkpoints.NAME_PATTERN,
+    reward=layout.REWARD_PATTERN,
+    alpha=layout.ALPHA_PATTERN,
+    ckpt=layout.NAME_PATTERN,
 
 
 res, provenance = wf.rule_helpers(config)
@@ -52,14 +52,14 @@ include: "rules/aggregate.smk"
 
 
 onsuccess:
-    wf.print_warnings("results/claims.md")
+    wf.print_warnings(layout.CLAIMS)
 
 
 rule all:
     default_target: True
     input:
-        "results/frontier.parquet",
-        "results/ensemble.parquet",
-        "results/claims.md",
-        expand("results/plots/{chart}.png", chart=wf.CHARTS),
-        ["results/repair.parquet"] if wf.repair_verdict_files(config) else [],
+        layout.FRONTIER,
+        layout.ENSEMBLE,
+        layout.CLAIMS,
+        expand(layout.CHART, chart=layout.CHARTS),
+        [layout.REPAIR_TABLE] if wf.repair_verdict_files(config) else [],

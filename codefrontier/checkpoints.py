@@ -1,4 +1,5 @@
-"""Checkpoint names, the one definition the Snakefile, the workflow and the tables share.
+"""Checkpoint names and the results layout: the one definition of both that the
+Snakefile, the workflow, the tables and the CLI share.
 
 A checkpoint of the grid is named
 
@@ -30,6 +31,70 @@ REWARD_PATTERN = rf"({REPAIR_PREFIX})?({reward_pattern(nested=True)})|{reward_pa
 # results/plots/<chart>.png and .html (plots.py draws them; rules all and plots)
 CHARTS = ("frontier", "outcome_mix", "pass_at_k", "format_causes")
 NAME_PATTERN = rf"{SFT}|{RL_PREFIX}[^/]+|{ALPHA_PREFIX}{ALPHA_PATTERN}"
+
+
+RESULTS = "results"
+
+
+class PathTemplate(str):
+    """A path of the results layout with `{wildcards}`: as a string it is a rule's input
+    or output pattern; `fill` makes one path of it and `parse` takes one apart. Parsing
+    looks at what follows the `results/` root, so a path of a copied results tree, under
+    another name or an absolute path, parses too."""
+
+    def fill(self, **wildcards: str) -> str:
+        return self.format(**wildcards)
+
+    def parse(self, path: str | os.PathLike) -> dict[str, str] | None:
+        """The wildcards of `path`, or None when it does not follow this pattern."""
+        match = self._regex().search(Path(path).as_posix())
+        return match.groupdict() if match else None
+
+    def _regex(self) -> re.Pattern:
+        below_root = self.removeprefix(RESULTS + "/")
+        parts = re.split(r"\{(\w+)\}", below_root)  # literal, name, literal, name, ...
+        body = "".join(re.escape(part) if index % 2 == 0
+                       else f"(?P<{part}>{WILDCARD_PATTERNS.get(part, '[^/]+')})"
+                       for index, part in enumerate(parts))
+        return re.compile(rf"(?:^|/){body}$")
+
+
+# what a wildcard's value may be where it is not just one folder name (the Snakefile's
+# wildcard constraints for these three)
+WILDCARD_PATTERNS = {"ckpt": NAME_PATTERN, "alpha": ALPHA_PATTERN, "reward": REWARD_PATTERN}
+
+# The results layout: every path the rules write, in one place. The Snakefile's rules use
+# the patterns as they are; the workflow, the aggregates and the CLI fill and parse them.
+DATA = PathTemplate(f"{RESULTS}/data/{{split}}.parquet")
+INIT_FOLDER = PathTemplate(f"{RESULTS}/{{model}}/init")
+SFT_FOLDER = PathTemplate(f"{RESULTS}/{{model}}/sft")
+RL_FOLDER = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/rl/{{reward}}")
+MERGE_FOLDER = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/merge/a{{alpha}}")
+SAMPLES = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/{{ckpt}}/samples.parquet")
+VERDICTS = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/{{ckpt}}/verdicts.parquet")
+REPAIR_SAMPLES = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/{{ckpt}}/repair/samples.parquet")
+REPAIRED_VERDICTS = PathTemplate(
+    f"{RESULTS}/{{model}}/{{setting}}/{{ckpt}}/repair/verdicts.parquet")
+FRONTIER = f"{RESULTS}/frontier.parquet"
+ENSEMBLE = f"{RESULTS}/ensemble.parquet"
+REPAIR_TABLE = f"{RESULTS}/repair.parquet"
+CLAIMS = f"{RESULTS}/claims.md"
+PLOTS = f"{RESULTS}/plots"
+CHART = PathTemplate(PLOTS + "/{chart}.png")
+CHART_HTML = PathTemplate(PLOTS + "/{chart}.html")
+
+
+def trained_folder(path: str | os.PathLike) -> dict[str, str] | None:
+    """The model, setting and checkpoint name of an RL run's or a merge's folder
+    (RL_FOLDER, MERGE_FOLDER), or None for any other path."""
+    run = RL_FOLDER.parse(path)
+    if run is not None:
+        return {"model": run["model"], "setting": run["setting"], "ckpt": rl_name(run["reward"])}
+    merge = MERGE_FOLDER.parse(path)
+    if merge is not None:
+        return {"model": merge["model"], "setting": merge["setting"],
+                "ckpt": ALPHA_PREFIX + merge["alpha"]}
+    return None
 
 
 def repaired_verdicts_path(first: str | os.PathLike) -> Path:

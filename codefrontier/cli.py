@@ -332,18 +332,25 @@ def _ensemble(args: argparse.Namespace) -> int:
 
 
 def _claims(args: argparse.Namespace) -> int:
-    import json
     from pathlib import Path
 
     import pandas as pd
 
+    from codefrontier.checkpoints import MERGE_FOLDER, trained_folder
     from codefrontier.claims import check
+    from codefrontier.provenance import read_provenance
 
     delta_norms = {}
-    for folder in map(Path, args.merges):  # results/{model}/{setting}/merge/a{alpha}
-        record = json.loads((folder / "provenance.json").read_text())
-        delta_norms[(folder.parents[2].name, folder.parents[1].name, folder.name)] = \
-            record["delta_norm"]
+    for folder in args.merges:
+        merge = trained_folder(folder)
+        if merge is None:
+            raise SystemExit(f"codefrontier claims: {folder} is not a merge folder "
+                             f"({MERGE_FOLDER})")
+        record = read_provenance(folder) or {}
+        if "delta_norm" not in record:
+            raise SystemExit(f"codefrontier claims: {folder} has no merge provenance "
+                             "(provenance.json with delta_norm)")
+        delta_norms[(merge["model"], merge["setting"], merge["ckpt"])] = record["delta_norm"]
     repair = pd.read_parquet(args.repair) if args.repair else None
     report, warnings = check(pd.read_parquet(args.frontier), pd.read_parquet(args.ensemble),
                              delta_norms, repair)

@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from codefrontier.checkpoints import CheckpointName, rl_name
+from codefrontier.checkpoints import SAMPLES, VERDICTS, CheckpointName, rl_name, trained_folder
 from codefrontier.frontier_distance import distances_with_interval
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.problems import load_problems
@@ -94,11 +94,12 @@ class Checkpoint:
     @classmethod
     def from_verdicts_path(cls, path: str | os.PathLike) -> Checkpoint:
         path = Path(path)
-        ckpt, setting, model = path.parent.name, path.parent.parent.name, path.parents[2].name
-        if not CheckpointName.is_valid(ckpt):
-            raise ValueError(f"{path}: expected results/<model>/<setting>/<sft|rl-R|aA>/"
-                             f"verdicts.parquet")
-        return cls(model, setting, ckpt, path, path.with_name("samples.parquet"))
+        parts = VERDICTS.parse(path)
+        if parts is None:
+            raise ValueError(f"{path}: expected {VERDICTS} (ckpt: sft, rl-<reward> or "
+                             f"a<alpha>)")
+        return cls(parts["model"], parts["setting"], parts["ckpt"], path,
+                   path.with_name(Path(SAMPLES).name))  # the layout keeps them side by side
 
 
 def problem_counts(verdicts: list[dict]) -> dict[str, tuple[int, int]]:
@@ -180,10 +181,8 @@ def trained_in(checkpoint: Checkpoint) -> str | None:
         return None
     recorded = (read_provenance(checkpoint.samples) or {}).get("model", "") \
         if checkpoint.samples.exists() else ""
-    parts = Path(recorded).parts
-    if len(parts) >= 3 and parts[-2] in ("rl", "merge") and parts[-3] in SETTINGS:
-        return parts[-3]
-    return checkpoint.setting
+    folder = trained_folder(recorded)
+    return folder["setting"] if folder and folder["setting"] in SETTINGS else checkpoint.setting
 
 
 def check_format_causes(verdicts: list[dict], path: Path) -> None:

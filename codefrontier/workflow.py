@@ -16,10 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from codefrontier.checkpoints import (
-    CHARTS as CHARTS,  # results/plots/<chart>.png (rule all, plots)
-)
-from codefrontier.checkpoints import (
+    ALPHA_PREFIX,
+    DATA,
+    INIT_FOLDER,
+    MERGE_FOLDER,
+    RESULTS,
+    RL_FOLDER,
     SFT,
+    SFT_FOLDER,
+    VERDICTS,
     CheckpointName,
     alpha_name,
     repair_run,
@@ -63,12 +68,12 @@ def evaluated_checkpoints(config: dict, model: str, setting: str) -> list[str]:
 def sft_folder(config: dict, model: str) -> str:
     """Where a model's SFT checkpoint is: given in the config, or made by the sft rule."""
     given = config["models"][model].get("sft_checkpoint")
-    return given if given else f"results/{model}/sft"
+    return given if given else SFT_FOLDER.fill(model=model)
 
 
 def base_model(config: dict, model: str) -> str:
     base = config["models"][model]["base"]
-    return f"results/{model}/init" if base == EMBEDDED else base
+    return INIT_FOLDER.fill(model=model) if base == EMBEDDED else base
 
 
 def check_grid(config: dict) -> None:
@@ -97,11 +102,16 @@ def checkpoint_folder(config: dict, model: str, setting: str, ckpt: str) -> str:
     if parsed.kind == "sft":
         return sft_folder(config, model)
     source = trained_in(config, model, setting)
-    if parsed.kind == "rl" and trained_reward(parsed.reward)[1]:
-        return f"results/{model}/{REPAIR_SETTING}/rl/{parsed.reward}"
     if parsed.kind == "rl":
-        return f"results/{model}/{source}/rl/{parsed.reward}"
-    return f"results/{model}/{source}/merge/{ckpt}"
+        trains_in = REPAIR_SETTING if trained_reward(parsed.reward)[1] else source
+        return RL_FOLDER.fill(model=model, setting=trains_in, reward=parsed.reward)
+    return MERGE_FOLDER.fill(model=model, setting=source, alpha=ckpt.removeprefix(ALPHA_PREFIX))
+
+
+def merge_parent(config: dict, model: str, setting: str, end: str) -> str:
+    """The RL run a merge takes as θ_low or θ_high (`end`: "low" or "high")."""
+    return RL_FOLDER.fill(model=model, setting=setting,
+                          reward=config["models"][model]["merge"][end])
 
 
 def merge_folders(config: dict) -> list[str]:
@@ -124,7 +134,7 @@ def print_warnings(report: str) -> None:
 
 
 def verdict_files(config: dict) -> list[str]:
-    return [f"results/{model}/{setting}/{ckpt}/verdicts.parquet"
+    return [VERDICTS.fill(model=model, setting=setting, ckpt=ckpt)
             for model in config["models"]
             for setting in config["settings"]
             for ckpt in evaluated_checkpoints(config, model, setting)]
@@ -137,7 +147,7 @@ def repair_verdict_files(config: dict) -> list[str]:
     wanted = set(repair.get("checkpoints") or [])
     settings = set(repair.get("settings") or config["settings"])
     return [path for path in verdict_files(config)
-            if Path(path).parent.name in wanted and Path(path).parent.parent.name in settings]
+            if (parts := VERDICTS.parse(path))["ckpt"] in wanted and parts["setting"] in settings]
 
 
 def repaired_verdict_files(config: dict) -> list[str]:
@@ -291,7 +301,7 @@ def disjoint_from(config: dict, split: str) -> list[str]:
     apart from the bundled train instances."""
     data = config["data"]
     if split == "eval" and data["eval"]["source"] == "bundled" == data["train"]["source"]:
-        return ["results/data/train.parquet"]
+        return [DATA.fill(split="train")]
     return []
 
 
@@ -421,4 +431,4 @@ def rule_helpers(config: dict):
 def local_input(path: str) -> list[str]:
     """A model reference as a rule input: a folder (made by a rule or on disk) is one;
     a hub id is not a file, so the rule does not depend on it."""
-    return [path] if path.startswith("results/") or Path(path).exists() else []
+    return [path] if path.startswith(RESULTS + "/") or Path(path).exists() else []

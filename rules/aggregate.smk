@@ -4,9 +4,9 @@
 rule frontier:
     input:
         verdicts=wf.verdict_files(config),
-        problems="results/data/eval.parquet",
+        problems=layout.DATA.fill(split="eval"),
     output:
-        "results/frontier.parquet",
+        layout.FRONTIER,
     params:
         provenance=provenance("aggregate"),
         merges=wf.merge_options(config),
@@ -26,7 +26,7 @@ rule ensemble:
         verdicts=wf.verdict_files(config),
         repaired=wf.repaired_verdict_files(config),
     output:
-        "results/ensemble.parquet",
+        layout.ENSEMBLE,
     params:
         provenance=provenance("aggregate"),
         merges=wf.merge_options(config),
@@ -46,15 +46,17 @@ rule ensemble:
 
 rule plots:
     input:
-        frontier="results/frontier.parquet",
-        ensemble="results/ensemble.parquet",
+        frontier=layout.FRONTIER,
+        ensemble=layout.ENSEMBLE,
     output:
         report(
-            expand("results/plots/{chart}.png", chart=wf.CHARTS),
+            expand(layout.CHART, chart=layout.CHARTS),
             caption="../docs/report/plots.rst",
             category="Frontier",
         ),
-        expand("results/plots/{chart}.html", chart=wf.CHARTS),
+        expand(layout.CHART_HTML, chart=layout.CHARTS),
+    params:
+        out_dir=lambda wildcards, output: os.path.dirname(output[0]),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -63,18 +65,18 @@ rule plots:
         "results/benchmarks/plots.tsv"
     shell:
         "codefrontier plots --frontier {input.frontier} --ensemble {input.ensemble} "
-        "--out-dir results/plots > {log} 2>&1"
+        "--out-dir {params.out_dir} > {log} 2>&1"
 
 
 # Does this run show a frontier? The headline claims, checked on its own tables.
 rule claims:
     input:
-        frontier="results/frontier.parquet",
-        ensemble="results/ensemble.parquet",
+        frontier=layout.FRONTIER,
+        ensemble=layout.ENSEMBLE,
         merges=wf.merge_folders(config),
-        repair=["results/repair.parquet"] if wf.repair_verdict_files(config) else [],
+        repair=[layout.REPAIR_TABLE] if wf.repair_verdict_files(config) else [],
     output:
-        report("results/claims.md", caption="../docs/report/claims.rst", category="Frontier"),
+        report(layout.CLAIMS, caption="../docs/report/claims.rst", category="Frontier"),
     params:
         repair=lambda wildcards, input: f"--repair {input.repair}" if input.repair else "",
     conda:
@@ -94,7 +96,7 @@ rule repair_table:
         verdicts=wf.repair_verdict_files(config),
         repaired=wf.repaired_verdict_files(config),
     output:
-        "results/repair.parquet",
+        layout.REPAIR_TABLE,
     conda:
         "../envs/codefrontier.yaml"
     log:

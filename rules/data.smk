@@ -6,7 +6,7 @@ rule problems:
     input:
         disjoint_from=lambda wildcards: wf.disjoint_from(config, wildcards.split),
     output:
-        "results/data/{split}.parquet",
+        layout.DATA,
     params:
         options=lambda wildcards: wf.command_options(config, "problems", **wildcards),
         provenance=provenance("problems"),
@@ -26,7 +26,7 @@ rule problems:
 
 rule sft_data:
     output:
-        "results/data/sft.parquet",
+        layout.DATA.fill(split="sft"),
     params:
         options=wf.command_options(config, "sft_data"),
         provenance=provenance("sft_data"),

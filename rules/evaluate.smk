@@ -6,9 +6,9 @@ rule sample:
         model=lambda wildcards: wf.local_input(
             wf.checkpoint_folder(config, wildcards.model, wildcards.setting, wildcards.ckpt)
         ),
-        problems="results/data/eval.parquet",
+        problems=layout.DATA.fill(split="eval"),
     output:
-        "results/{model}/{setting}/{ckpt}/samples.parquet",
+        layout.SAMPLES,
     params:
         model=lambda wildcards: wf.checkpoint_folder(
             config, wildcards.model, wildcards.setting, wildcards.ckpt
@@ -36,10 +36,10 @@ rule sample:
 
 rule judge:
     input:
-        samples="results/{model}/{setting}/{ckpt}/samples.parquet",
-        problems="results/data/eval.parquet",
+        samples=layout.SAMPLES,
+        problems=layout.DATA.fill(split="eval"),
     output:
-        "results/{model}/{setting}/{ckpt}/verdicts.parquet",
+        layout.VERDICTS,
     params:
         provenance=provenance("judge"),
     threads: res("judge", "threads", 1)
@@ -65,11 +65,11 @@ rule repair:
         model=lambda wildcards: wf.local_input(
             wf.checkpoint_folder(config, wildcards.model, wildcards.setting, wildcards.ckpt)
         ),
-        problems="results/data/eval.parquet",
-        samples="results/{model}/{setting}/{ckpt}/samples.parquet",
-        verdicts="results/{model}/{setting}/{ckpt}/verdicts.parquet",
+        problems=layout.DATA.fill(split="eval"),
+        samples=layout.SAMPLES,
+        verdicts=layout.VERDICTS,
     output:
-        "results/{model}/{setting}/{ckpt}/repair/samples.parquet",
+        layout.REPAIR_SAMPLES,
     params:
         model=lambda wildcards: wf.checkpoint_folder(
             config, wildcards.model, wildcards.setting, wildcards.ckpt
@@ -97,10 +97,10 @@ rule repair:
 
 use rule judge as judge_repair with:
     input:
-        samples="results/{model}/{setting}/{ckpt}/repair/samples.parquet",
-        problems="results/data/eval.parquet",
+        samples=layout.REPAIR_SAMPLES,
+        problems=layout.DATA.fill(split="eval"),
     output:
-        "results/{model}/{setting}/{ckpt}/repair/verdicts.parquet",
+        layout.REPAIRED_VERDICTS,
     log:
         "results/logs/judge/{model}-{setting}-{ckpt}-repair.log",
     benchmark:

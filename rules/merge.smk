@@ -3,12 +3,10 @@
 
 rule merge:
     input:
-        low=lambda wildcards: f"results/{wildcards.model}/{wildcards.setting}/rl/"
-        + config["models"][wildcards.model]["merge"]["low"],
-        high=lambda wildcards: f"results/{wildcards.model}/{wildcards.setting}/rl/"
-        + config["models"][wildcards.model]["merge"]["high"],
+        low=lambda wildcards: wf.merge_parent(config, wildcards.model, wildcards.setting, "low"),
+        high=lambda wildcards: wf.merge_parent(config, wildcards.model, wildcards.setting, "high"),
     output:
-        directory("results/{model}/{setting}/merge/a{alpha}"),
+        directory(layout.MERGE_FOLDER),
     params:
         provenance=provenance("merge"),
     resources:

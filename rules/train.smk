@@ -5,9 +5,9 @@
 
 rule model_init:
     input:
-        texts=["results/data/train.parquet", "results/data/sft.parquet"],
+        texts=[layout.DATA.fill(split="train"), layout.DATA.fill(split="sft")],
     output:
-        directory("results/{model}/init"),
+        directory(layout.INIT_FOLDER),
     params:
         options=lambda wildcards: wf.command_options(config, "model_init", **wildcards),
         provenance=provenance("model_init"),
@@ -25,9 +25,9 @@ rule model_init:
 rule sft:
     input:
         model=lambda wildcards: wf.local_input(wf.base_model(config, wildcards.model)),
-        data="results/data/sft.parquet",
+        data=layout.DATA.fill(split="sft"),
     output:
-        directory("results/{model}/sft"),
+        directory(layout.SFT_FOLDER),
     params:
         model=lambda wildcards: wf.base_model(config, wildcards.model),
         options=lambda wildcards: wf.command_options(config, "sft", **wildcards),
@@ -55,9 +55,9 @@ rule rl:
         model=lambda wildcards: wf.local_input(
             wf.rl_start(config, wildcards.model, wildcards.reward)
         ),
-        problems="results/data/train.parquet",
+        problems=layout.DATA.fill(split="train"),
     output:
-        directory("results/{model}/{setting}/rl/{reward}"),
+        directory(layout.RL_FOLDER),
     params:
         model=lambda wildcards: wf.rl_start(config, wildcards.model, wildcards.reward),
         options=lambda wildcards: wf.command_options(config, "rl", **wildcards),
