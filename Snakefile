@@ -37,9 +37,7 @@ wildcard_constraints:
     model="|".join(MODELS),
     setting="|".join(SETTINGS),
     split="train|eval",
-    reward=layout.REWARD_PATTERN,
-    alpha=layout.ALPHA_PATTERN,
-    ckpt=layout.NAME_PATTERN,
+    **layout.WILDCARD_PATTERNS,  # reward, alpha, ckpt
 
 
 res, provenance = wf.rule_helpers(config)

@@ -117,7 +117,7 @@ def main() -> None:
           f"verdict with up to {TIMING_RUNS} runs / first run alone):")
     print("| share of the limit | " + " | ".join(conditions) + " |")
     print("|---|" + "---|" * len(conditions))
-    table = {name: None for name in conditions}
+    table = {}
     for name, burners in conditions.items():
         with busy_processes(burners):
             table[name] = judge_shares(fastest, args.repeats)

@@ -11,6 +11,7 @@ A checkpoint of the grid is named
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -47,16 +48,29 @@ class PathTemplate(str):
 
     def parse(self, path: str | os.PathLike) -> dict[str, str] | None:
         """The wildcards of `path`, or None when it does not follow this pattern."""
-        match = self._regex().search(Path(path).as_posix())
+        match = _regex(self).search(Path(path).as_posix())
         return match.groupdict() if match else None
 
-    def _regex(self) -> re.Pattern:
-        below_root = self.removeprefix(RESULTS + "/")
-        parts = re.split(r"\{(\w+)\}", below_root)  # literal, name, literal, name, ...
-        body = "".join(re.escape(part) if index % 2 == 0
-                       else f"(?P<{part}>{WILDCARD_PATTERNS.get(part, '[^/]+')})"
-                       for index, part in enumerate(parts))
-        return re.compile(rf"(?:^|/){body}$")
+    def counterpart(self, path: str | os.PathLike, other: PathTemplate) -> Path:
+        """The path `other` gives the wildcards of `path` (which follows this pattern),
+        under the same root: the samples beside a verdicts file, its repaired verdicts."""
+        posix = Path(path).as_posix()
+        match = _regex(self).search(posix)
+        if match is None:
+            raise ValueError(f"{path}: expected {self}")
+        root = posix[:match.start()]  # "" or up to and with the "/" after the root
+        return Path(root + other.removeprefix(RESULTS + "/").format(**match.groupdict()))
+
+
+@functools.cache
+def _regex(template: str) -> re.Pattern:
+    """What follows the root in a path of `template`, with a group per wildcard."""
+    below_root = template.removeprefix(RESULTS + "/")
+    parts = re.split(r"\{(\w+)\}", below_root)  # literal, name, literal, name, ...
+    body = "".join(re.escape(part) if index % 2 == 0
+                   else f"(?P<{part}>{WILDCARD_PATTERNS.get(part, '[^/]+')})"
+                   for index, part in enumerate(parts))
+    return re.compile(rf"(?:^|(?<=/)){body}$")  # starts at the path's start or after a "/"
 
 
 # what a wildcard's value may be where it is not just one folder name (the Snakefile's
@@ -98,15 +112,14 @@ def trained_folder(path: str | os.PathLike) -> dict[str, str] | None:
 
 
 def repaired_verdicts_path(first: str | os.PathLike) -> Path:
-    """Where the second attempts' verdicts of a checkpoint's first attempts
-    (results/{model}/{setting}/{ckpt}/verdicts.parquet) lie: repair/verdicts.parquet
-    beside them."""
-    return Path(first).parent / "repair" / "verdicts.parquet"
+    """Where the second attempts' verdicts of a checkpoint's first attempts (VERDICTS)
+    lie: REPAIRED_VERDICTS, under the same root."""
+    return VERDICTS.counterpart(first, REPAIRED_VERDICTS)
 
 
 def first_verdicts_path(repaired: str | os.PathLike) -> Path:
     """The first attempts' verdicts that `repaired` (repaired_verdicts_path) repairs."""
-    return Path(repaired).parent.parent / "verdicts.parquet"
+    return REPAIRED_VERDICTS.counterpart(repaired, VERDICTS)
 
 
 def format_alpha(alpha: float) -> str:

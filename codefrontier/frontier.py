@@ -99,7 +99,7 @@ class Checkpoint:
             raise ValueError(f"{path}: expected {VERDICTS} (ckpt: sft, rl-<reward> or "
                              f"a<alpha>)")
         return cls(parts["model"], parts["setting"], parts["ckpt"], path,
-                   path.with_name(Path(SAMPLES).name))  # the layout keeps them side by side
+                   VERDICTS.counterpart(path, SAMPLES))
 
 
 def problem_counts(verdicts: list[dict]) -> dict[str, tuple[int, int]]:

@@ -56,3 +56,15 @@ def test_every_path_the_workflow_plans_parses_back_to_its_checkpoint():
                 else:
                     assert trained["ckpt"] == ckpt and trained["model"] == model
     assert all(layout.trained_folder(folder) for folder in wf.merge_folders(CONFIG))
+
+
+@pytest.mark.parametrize("root", ["results/", "/home/user/copy/", "backup/"])
+def test_counterparts_keep_the_root_of_the_path_they_come_from(root):
+    verdicts = root + "tiny/agentic/a-0.5/verdicts.parquet"
+    repaired = layout.repaired_verdicts_path(verdicts)
+    assert str(repaired) == root + "tiny/agentic/a-0.5/repair/verdicts.parquet"
+    assert str(layout.first_verdicts_path(repaired)) == verdicts
+    assert str(layout.VERDICTS.counterpart(verdicts, layout.SAMPLES)) == \
+        root + "tiny/agentic/a-0.5/samples.parquet"
+    with pytest.raises(ValueError, match="expected"):
+        layout.repaired_verdicts_path(root + "tiny/agentic/verdicts.parquet")

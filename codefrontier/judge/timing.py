@@ -1,7 +1,7 @@
 """When a run over the time limit is timed again.
 
 CPU time moves from run to run on a shared or virtual machine, idle or not: on the
-2-core VM one fixed program measured 0.31–0.54 s over 36 runs with nothing else
+2-core VM one fixed program measured 0.111–0.197 s over 30 runs with nothing else
 running (`python benchmarks/cpu_time_noise.py`). A program whose time lies near the
 limit would then pass or fail a test by chance, and one flipped reward sends a GRPO run
 down another path. So the verdict follows the program's fastest time, the one the
