@@ -1,15 +1,10 @@
-"""Checkpoint I/O shared by every stage: tokenizers, generation defaults, provenance.
+"""Checkpoint I/O shared by every stage: tokenizers and generation defaults.
 
 Any model, the embedded one or a hub id such as Qwen/Qwen2.5-7B-Instruct, is a
 save_pretrained folder (or hub id) loaded with `from_pretrained`.
 """
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
-
-from codefrontier import __version__
 
 
 def generation_config(tokenizer, config_class=None):
@@ -19,15 +14,6 @@ def generation_config(tokenizer, config_class=None):
         from transformers import GenerationConfig as config_class
     return config_class(eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id,
                         use_cache=True, do_sample=True, temperature=1.0, top_p=1.0)
-
-
-def write_provenance(folder: Path, record: dict) -> None:
-    import torch
-    import transformers
-
-    record = {**record, "codefrontier_version": __version__, "torch_version": torch.__version__,
-              "transformers_version": transformers.__version__}
-    (folder / "provenance.json").write_text(json.dumps(record, indent=2, sort_keys=True))
 
 
 def load_tokenizer(name_or_path: str):

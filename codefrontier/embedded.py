@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from codefrontier.checkpoint_io import generation_config, write_provenance
-from codefrontier.provenance import record
+from codefrontier.checkpoint_io import generation_config
+from codefrontier.provenance import record, write_provenance
+from codefrontier.publish import publishing
 
 log = logging.getLogger("codefrontier.embedded")
 
@@ -119,12 +120,12 @@ def init_embedded_model(out: str | os.PathLike, texts: list[str | os.PathLike],
     torch.manual_seed(spec.seed)
     model = Qwen2ForCausalLM(config)
     model.generation_config = generation_config(tokenizer, GenerationConfig)
-    out.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(out)
-    tokenizer.save_pretrained(out)
-    write_provenance(out, {**record(texts), "kind": "init", "spec": asdict(spec),
-                           "seed": spec.seed,
-                           "parameters": sum(p.numel() for p in model.parameters())})
+    with publishing(out) as tmp:
+        model.save_pretrained(tmp)
+        tokenizer.save_pretrained(tmp)
+        write_provenance(tmp, {**record(texts), "kind": "init", "spec": asdict(spec),
+                               "seed": spec.seed,
+                               "parameters": sum(p.numel() for p in model.parameters())})
     log.info("embedded model: %d parameters, vocabulary %d -> %s",
              sum(p.numel() for p in model.parameters()), len(tokenizer), out)
     return out

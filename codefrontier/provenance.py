@@ -164,6 +164,32 @@ def record(inputs: Iterable[str | os.PathLike], **fields) -> dict:
 
 
 PARQUET_KEY = "codefrontier.provenance"
+PROVENANCE_FILE = "provenance.json"
+RECORDED_LIBRARIES = ("torch", "transformers", "trl")
+
+
+def library_versions() -> dict[str, str]:
+    """The installed versions of the libraries a checkpoint depends on, read from the
+    package metadata (no import: a merge never loads transformers)."""
+    from importlib import metadata
+
+    from codefrontier import __version__
+
+    versions = {"codefrontier_version": __version__}
+    for name in RECORDED_LIBRARIES:
+        try:
+            versions[f"{name}_version"] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def write_provenance(folder: str | os.PathLike, provenance: dict) -> Path:
+    """The one writer of a checkpoint folder's provenance.json: the record plus the
+    library versions, keys sorted so that equal records are equal files."""
+    file = Path(folder) / PROVENANCE_FILE
+    file.write_text(json.dumps({**provenance, **library_versions()}, indent=2, sort_keys=True))
+    return file
 
 
 class UnreadableProvenance(Exception):
@@ -180,7 +206,7 @@ def read_provenance(path: str | os.PathLike) -> dict | None:
     None when it has none; UnreadableProvenance when it cannot be read."""
     path = Path(path)
     if path.is_dir():
-        file = path / "provenance.json"
+        file = path / PROVENANCE_FILE
         return _parse_record(file, _read(file, Path.read_bytes)) if file.exists() else None
     if path.suffix == ".parquet":
         import pyarrow.parquet as pq

@@ -22,6 +22,9 @@ from typing import Any
 
 import yaml
 
+from codefrontier.provenance import write_provenance
+from codefrontier.publish import publish, temporary_beside
+
 log = logging.getLogger("codefrontier.train")
 
 # Facts from trl 1.16 on CPU: bf16 defaults to on and fails without a GPU;
@@ -229,7 +232,7 @@ def save_final(trainer, out: Path, provenance: dict) -> Path:
     Every process takes part in saving (ZeRO-3 gathers the sharded weights);
     the main process writes provenance and renames the folder into place.
     """
-    tmp = out.with_name(f".{out.name}.tmp")
+    tmp = temporary_beside(out, tag="train")  # every rank writes here: one name for all
     main = trainer.is_world_process_zero()
     if main:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -241,22 +244,8 @@ def save_final(trainer, out: Path, provenance: dict) -> Path:
     trainer.save_model(str(tmp))
     if main:
         trainer.processing_class.save_pretrained(str(tmp))
-        record = {**provenance, "processes": trainer.accelerator.num_processes,
-                  "nodes": trainer_nodes(trainer), **library_versions()}
-        (tmp / "provenance.json").write_text(json.dumps(record, indent=2, sort_keys=True))
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
+        write_provenance(tmp, {**provenance, "processes": trainer.accelerator.num_processes,
+                               "nodes": trainer_nodes(trainer)})
+        publish(tmp, out)
     trainer.accelerator.wait_for_everyone()
     return out
-
-
-def library_versions() -> dict[str, str]:
-    import torch
-    import transformers
-    import trl
-
-    from codefrontier import __version__
-
-    return {"codefrontier_version": __version__, "torch_version": torch.__version__,
-            "transformers_version": transformers.__version__, "trl_version": trl.__version__}
