@@ -10,8 +10,8 @@ import os
 
 from snakemake.utils import min_version, validate
 
-from codefrontier import checkpoints as layout
-from codefrontier import workflow as wf
+from codefrontier.pipeline import layout
+from codefrontier.pipeline import workflow as wf
 
 min_version("9.0")
 

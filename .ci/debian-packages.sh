@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # System packages the tests need on a fresh Debian machine (root): bubblewrap, the
-# sandbox of codefrontier.terminal (tests/test_terminal.py). Idempotent and quiet:
+# sandbox of codefrontier.sandbox.terminal (tests/test_terminal.py). Idempotent and quiet:
 # nothing is fetched when every package is installed already.
 set -euo pipefail
 

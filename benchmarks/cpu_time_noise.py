@@ -30,8 +30,8 @@ from load import burners_for, busy_processes
 
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.judge.timing import TIMING_RUNS
-from codefrontier.problems import Problem, Test, load_problems
-from codefrontier.tables import read_records
+from codefrontier.pipeline.tables import read_records
+from codefrontier.problems.schema import Problem, Test, load_problems
 
 LIMIT_S = 0.5
 SHARES = (0.8, 0.9, 1.0, 1.1, 1.2)  # of the limit, at the fastest time of part 1

@@ -6,7 +6,7 @@ so that benchmark scripts rerun a step exactly as the config does it.
     python benchmarks/default_options.py sft --config configs/smoke.yaml
 
 In bash: `mapfile -t options < <(python benchmarks/default_options.py sample --setting agentic)`.
-The options are those of `codefrontier.workflow.command_options`, which the Snakefile's
+The options are those of `codefrontier.pipeline.workflow.command_options`, which the Snakefile's
 rules use too; paths and thread counts are the caller's.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from codefrontier import workflow as wf
+from codefrontier.pipeline import workflow as wf
 
 TREE = Path(__file__).resolve().parent.parent
 

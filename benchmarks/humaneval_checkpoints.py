@@ -20,8 +20,8 @@ from pathlib import Path
 
 import yaml
 
-from codefrontier.tables import read_records
-from codefrontier.workflow import checkpoint_folder, command_options
+from codefrontier.pipeline.tables import read_records
+from codefrontier.pipeline.workflow import checkpoint_folder, command_options
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.judge.compare import tokens_match
-from codefrontier.problems import Problem, Test
+from codefrontier.problems.schema import Problem, Test
 
 PROGRAMS = [
     "a, b = map(int, input().split())\nprint(a + b)\n",

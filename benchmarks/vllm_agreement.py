@@ -27,8 +27,8 @@ from pathlib import Path
 
 import yaml
 
-from codefrontier.tables import read_records
-from codefrontier.workflow import command_options
+from codefrontier.pipeline.tables import read_records
+from codefrontier.pipeline.workflow import command_options
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -103,10 +103,10 @@ def first_turn_prompts(setting: str, config: dict, problems: dict,
     """Per problem, the token ids of a multi-turn setting's first model turn: its
     messages with the environment's tools, as the episode runner renders them."""
     from codefrontier.judge import JudgePool
+    from codefrontier.pipeline.workflow import episode_limits
     from codefrontier.settings.environments import end_episode
     from codefrontier.settings.episodes import environment_tools
     from codefrontier.settings.registry import get_setting
-    from codefrontier.workflow import episode_limits
 
     chosen = get_setting(setting, episode_limits(config, setting))
     with JudgePool(workers=1) as pool:
@@ -129,8 +129,8 @@ def divergences(checkpoint: str, problems_path: str, setting: str, config: dict,
     prompt holds tool results the transcript shows only as text)."""
     from transformers import AutoModelForCausalLM
 
-    from codefrontier.checkpoint_io import load_tokenizer
-    from codefrontier.problems import load_problems
+    from codefrontier.models.checkpoint_io import load_tokenizer
+    from codefrontier.problems.schema import load_problems
     from codefrontier.settings.reasoning import messages
     from codefrontier.train.rollout import render_prompt
 

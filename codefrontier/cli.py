@@ -9,12 +9,12 @@ from collections import Counter
 from datetime import date
 
 from codefrontier import __version__
-from codefrontier.embedded import EmbeddedModelSpec
-from codefrontier.feedback import MAX_FEEDBACK_TOKENS
-from codefrontier.options import add_options, flag, from_args
+from codefrontier.evaluate.feedback import MAX_FEEDBACK_TOKENS
+from codefrontier.models.embedded import EmbeddedModelSpec
+from codefrontier.pipeline.options import add_options, flag, from_args
+from codefrontier.problems.sources import SOURCES
 from codefrontier.rewards import reward_names
 from codefrontier.settings.registry import SETTINGS, limit_options
-from codefrontier.sources import SOURCES
 from codefrontier.train.repair import RepairOptions
 
 
@@ -34,14 +34,14 @@ def _provenance_metadata(inputs: list, **fields) -> dict[str, str]:
     """Parquet footer metadata carrying a provenance record."""
     import json
 
-    from codefrontier.provenance import PARQUET_KEY, record
+    from codefrontier.pipeline.provenance import PARQUET_KEY, record
 
     return {PARQUET_KEY: json.dumps(record(inputs, **fields), sort_keys=True)}
 
 
 def _problems_build(args: argparse.Namespace) -> int:
-    from codefrontier.problems import save_problems
-    from codefrontier.sources import load_source
+    from codefrontier.problems.schema import save_problems
+    from codefrontier.problems.sources import load_source
 
     problems, note = load_source(args)
     inputs = [args.data_dir] if getattr(args, "data_dir", None) else []
@@ -56,8 +56,8 @@ def _problems_build(args: argparse.Namespace) -> int:
 
 
 def _problems_sft(args: argparse.Namespace) -> int:
+    from codefrontier.pipeline.tables import write_records
     from codefrontier.suite.sft import SFT_SCHEMA, build_sft
-    from codefrontier.tables import write_records
 
     settings = args.setting or ["reasoning"]
     records = build_sft(args.split, args.instances, set(args.difficulty) or None,
@@ -78,8 +78,8 @@ def _problems_sft(args: argparse.Namespace) -> int:
 
 
 def _problems_stats(args: argparse.Namespace) -> int:
-    from codefrontier.problems import load_problems
-    from codefrontier.stats import problem_stats
+    from codefrontier.problems.schema import load_problems
+    from codefrontier.problems.stats import problem_stats
 
     print(problem_stats(load_problems(args.path)))
     return 0
@@ -87,7 +87,7 @@ def _problems_stats(args: argparse.Namespace) -> int:
 
 def _problems_calibrate(args: argparse.Namespace) -> int:
     from codefrontier.judge import JudgePool
-    from codefrontier.sources import test_inputs
+    from codefrontier.problems.sources import test_inputs
     from codefrontier.suite.build import build_bundled, instances, load_families, to_problem
     from codefrontier.suite.calibrate import calibrate
 
@@ -145,7 +145,7 @@ def _merge(args: argparse.Namespace) -> int:
 def _model_init(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
-    from codefrontier.embedded import init_embedded_model
+    from codefrontier.models.embedded import init_embedded_model
 
     sizes = {f.name: getattr(args, f.name) for f in fields(EmbeddedModelSpec)
              if getattr(args, f.name, None) is not None}
@@ -243,7 +243,7 @@ def _generation(args: argparse.Namespace, n: int):
 
 
 def _sample(args: argparse.Namespace) -> int:
-    from codefrontier.sampling import sample_checkpoint
+    from codefrontier.evaluate.sampling import sample_checkpoint
 
     sampling, options = _generation(args, args.n)
     out = sample_checkpoint(args.model, args.problems, args.out, setting=args.setting,
@@ -255,7 +255,7 @@ def _sample(args: argparse.Namespace) -> int:
 
 
 def _repair_attempt(args: argparse.Namespace) -> int:
-    from codefrontier.repair import repair_checkpoint
+    from codefrontier.evaluate.repair import repair_checkpoint
 
     sampling, options = _generation(args, 1)
     out = repair_checkpoint(args.model, args.problems, args.samples, args.verdicts, args.out,
@@ -267,7 +267,7 @@ def _repair_attempt(args: argparse.Namespace) -> int:
 
 
 def _repair_table(args: argparse.Namespace) -> int:
-    from codefrontier.repair import write_repair_table
+    from codefrontier.evaluate.repair import write_repair_table
 
     print(f"repair rates -> {write_repair_table(args.verdicts, args.out)}")
     return 0
@@ -292,8 +292,8 @@ def _aggregate_metadata(args: argparse.Namespace, kind: str, extra_inputs: list)
 
 
 def _frontier(args: argparse.Namespace) -> int:
-    from codefrontier.frontier import FRONTIER_SCHEMA, Checkpoint, frontier_rows
-    from codefrontier.tables import write_records
+    from codefrontier.analysis.frontier import FRONTIER_SCHEMA, Checkpoint, frontier_rows
+    from codefrontier.pipeline.tables import write_records
 
     checkpoints = [Checkpoint.from_verdicts_path(p) for p in args.verdicts]
     rows = frontier_rows(checkpoints, args.problems, _endpoints(args))
@@ -306,9 +306,9 @@ def _frontier(args: argparse.Namespace) -> int:
 def _episodes(repaired: list[str]) -> dict:
     """(model, setting, ckpt) -> episode counts, from second attempts' verdict files
     (checkpoints.repaired_verdicts_path) beside the first ones."""
-    from codefrontier.checkpoints import first_verdicts_path
-    from codefrontier.frontier import Checkpoint, episode_counts
-    from codefrontier.tables import read_records
+    from codefrontier.analysis.frontier import Checkpoint, episode_counts
+    from codefrontier.pipeline.layout import first_verdicts_path
+    from codefrontier.pipeline.tables import read_records
 
     episodes = {}
     for path in repaired:
@@ -319,9 +319,9 @@ def _episodes(repaired: list[str]) -> dict:
 
 
 def _ensemble(args: argparse.Namespace) -> int:
-    from codefrontier.ensemble import ENSEMBLE_SCHEMA, ensemble_rows
-    from codefrontier.frontier import Checkpoint
-    from codefrontier.tables import write_records
+    from codefrontier.analysis.ensemble import ENSEMBLE_SCHEMA, ensemble_rows
+    from codefrontier.analysis.frontier import Checkpoint
+    from codefrontier.pipeline.tables import write_records
 
     checkpoints = [Checkpoint.from_verdicts_path(p) for p in args.verdicts]
     rows = ensemble_rows(checkpoints, _endpoints(args), _episodes(args.repaired))
@@ -336,9 +336,9 @@ def _claims(args: argparse.Namespace) -> int:
 
     import pandas as pd
 
-    from codefrontier.checkpoints import MERGE_FOLDER, trained_folder
-    from codefrontier.claims import check
-    from codefrontier.provenance import read_provenance
+    from codefrontier.analysis.claims import check
+    from codefrontier.pipeline.layout import MERGE_FOLDER, trained_folder
+    from codefrontier.pipeline.provenance import read_provenance
 
     delta_norms = {}
     for folder in args.merges:
@@ -365,7 +365,7 @@ def _claims(args: argparse.Namespace) -> int:
 def _rl_log(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from codefrontier.rl_log import run_summary
+    from codefrontier.train.rl_log import run_summary
 
     print("\n".join(run_summary(Path(run), args.window) for run in args.runs), end="")
     return 0
@@ -374,21 +374,21 @@ def _rl_log(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from codefrontier.show import frontier_markdown
+    from codefrontier.analysis.show import frontier_markdown
 
     print(frontier_markdown(pd.read_parquet(args.frontier), args.setting or None), end="")
     return 0
 
 
 def _timings(args: argparse.Namespace) -> int:
-    from codefrontier.timings import render, stage_times
+    from codefrontier.analysis.timings import render, stage_times
 
     print(render(stage_times(args.benchmarks)))
     return 0
 
 
 def _plots(args: argparse.Namespace) -> int:
-    from codefrontier.plots import write_plots
+    from codefrontier.analysis.plots import write_plots
 
     for path in write_plots(args.frontier, args.ensemble, args.out_dir):
         print(path)
@@ -400,7 +400,7 @@ def _audit(args: argparse.Namespace) -> int:
 
     import yaml
 
-    from codefrontier.audit import audit
+    from codefrontier.pipeline.audit import audit
 
     if not os.path.isdir(args.root):
         raise FileNotFoundError(f"--root {args.root} is not a directory: give the folder the "
@@ -728,7 +728,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.provenance_config:
             import json
 
-            from codefrontier.provenance import set_config_slice
+            from codefrontier.pipeline.provenance import set_config_slice
 
             set_config_slice(json.loads(args.provenance_config))
         return args.handler(args)

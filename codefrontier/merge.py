@@ -37,7 +37,7 @@ import torch
 from tqdm import tqdm
 
 from codefrontier import __version__
-from codefrontier.provenance import checkpoint_sha256, record, recorded_path
+from codefrontier.pipeline.provenance import checkpoint_sha256, record, recorded_path
 
 log = logging.getLogger("codefrontier.merge")
 

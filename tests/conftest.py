@@ -6,7 +6,7 @@ import pytest
 
 from codefrontier.judge import JudgePool
 from codefrontier.judge.worker import SANDBOX_UID_BASE
-from codefrontier.problems import Problem, Test
+from codefrontier.problems.schema import Problem, Test
 
 
 def stdin_problem(problem_id="sum", tests=None, time_limit_s=1.0, memory_limit_mb=256):

@@ -11,11 +11,11 @@ import json
 import os
 from pathlib import Path
 
-from codefrontier.embedded import EmbeddedModelSpec, init_embedded_model
 from codefrontier.judge import JudgePool
-from codefrontier.problems import Problem, Test, save_problems
+from codefrontier.models.embedded import EmbeddedModelSpec, init_embedded_model
+from codefrontier.pipeline.tables import write_records
+from codefrontier.problems.schema import Problem, Test, save_problems
 from codefrontier.settings import registry
-from codefrontier.tables import write_records
 
 STATEMENT = ("Print a + b.\n\nExample 1\nInput:\n2 3\nExpected output:\n5\n\n"
              "Example 2\nInput:\n10 -4\nExpected output:\n6")

@@ -7,10 +7,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from codefrontier.audit import audit
 from codefrontier.cli import main
-from codefrontier.provenance import PARQUET_KEY, code_version, record, set_config_slice
-from codefrontier.workflow import config_slice
+from codefrontier.pipeline.audit import audit
+from codefrontier.pipeline.provenance import PARQUET_KEY, code_version, record, set_config_slice
+from codefrontier.pipeline.workflow import config_slice
 
 
 def write_output(path, inputs, **fields):

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from codefrontier.claims import check, spearman
+from codefrontier.analysis.claims import check, spearman
 
 
 def row(checkpoint, kind, alpha, correct, optimization, correctness, se=0.02):

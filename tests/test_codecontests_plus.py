@@ -14,7 +14,7 @@ from codefrontier.loaders.codecontests_plus import (
     needs_special_checker,
 )
 from codefrontier.loaders.hub import DatasetUnavailable
-from codefrontier.problems import load_problems
+from codefrontier.problems.schema import load_problems
 
 SUBMISSION = pa.struct([("code", pa.string()), ("language", pa.string())])
 TEST_CASE = pa.struct([("input", pa.string()), ("output", pa.string())])

@@ -6,7 +6,7 @@ import pytest
 from conftest import SUM_OK, sandbox_processes, stdin_problem
 
 from codefrontier.judge import Execution, Sample
-from codefrontier.textcut import cut_marker
+from codefrontier.sandbox.textcut import cut_marker
 
 
 def test_prints_what_it_reads(judge):

@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 from conftest import stdin_problem
 
-from codefrontier.feedback import (
+from codefrontier.evaluate.feedback import (
     FORMAT_MESSAGES,
     ExampleRun,
     FailureContext,
@@ -15,7 +15,7 @@ from codefrontier.feedback import (
     run_examples,
 )
 from codefrontier.judge.pool import JudgePool, Sample
-from codefrontier.problems import Test
+from codefrontier.problems.schema import Test
 
 STATEMENT = """Print the sum of the numbers on the second line.
 

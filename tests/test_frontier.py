@@ -8,12 +8,12 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import stdin_problem
 
-from codefrontier.ensemble import ensemble_rows, pools_for
-from codefrontier.frontier import FORMAT_CAUSES, FRONTIER_SCHEMA, Checkpoint, frontier_rows
+from codefrontier.analysis.ensemble import ensemble_rows, pools_for
+from codefrontier.analysis.frontier import FORMAT_CAUSES, FRONTIER_SCHEMA, Checkpoint, frontier_rows
 from codefrontier.judge.files import VERDICTS_SCHEMA
-from codefrontier.problems import Test, save_problems
+from codefrontier.pipeline.tables import read_records, write_records
+from codefrontier.problems.schema import Test, save_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA
-from codefrontier.tables import read_records, write_records
 
 
 def verdict(problem_id, sample_id, outcome, cause=None):
@@ -125,7 +125,7 @@ def test_pools_and_solve_sets(tmp_path):
 
 
 def test_a_repaired_checkpoint_pools_its_episodes_at_two_samples_each(tmp_path):
-    from codefrontier.frontier import episode_counts
+    from codefrontier.analysis.frontier import episode_counts
 
     fail = "correctness_failure"
     first = write_checkpoint(tmp_path, "sft", {"p-easy": ["correct", fail, fail, fail],
@@ -226,7 +226,7 @@ def test_standard_error_of_a_single_problem_is_nan(tmp_path, problems):
 def test_bootstrap_interval_of_equal_differences_is_that_value():
     import numpy as np
 
-    from codefrontier.ensemble import bootstrap_interval
+    from codefrontier.analysis.ensemble import bootstrap_interval
 
     assert bootstrap_interval(np.full(30, 0.25)) == pytest.approx((0.25, 0.25))
     low, high = bootstrap_interval(np.array([0.0, 1.0] * 20))
@@ -346,7 +346,7 @@ def test_trained_in_comes_from_the_folder_the_samples_were_drawn_from(
         tmp_path, problems, sampled, expected):
     import json
 
-    from codefrontier.provenance import PARQUET_KEY
+    from codefrontier.pipeline.provenance import PARQUET_KEY
 
     name = "a0.5" if "merge" in sampled else "rl-kinf"
     ckpt = write_checkpoint(tmp_path, name, {"p-easy": ["correct"]}, setting="tool_use")

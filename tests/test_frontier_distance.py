@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from codefrontier.frontier_distance import distances_with_interval, frontier_distance
+from codefrontier.analysis.distance import distances_with_interval, frontier_distance
 
 # (correctness-failure, optimization-failure) rates along α: the trade-off of the paper,
 # fewer optimization failures at the price of more correctness failures

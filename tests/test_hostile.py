@@ -16,8 +16,8 @@ import pytest
 from conftest import SUM_OK, sandbox_processes, stdin_problem
 
 from codefrontier.judge import Sample
-from codefrontier.judge.isolation import python_dirs
-from codefrontier.problems import Problem, Test
+from codefrontier.problems.schema import Problem, Test
+from codefrontier.sandbox.isolation import python_dirs
 
 pytestmark = pytest.mark.slow
 

@@ -10,7 +10,7 @@ import pytest
 
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.loaders.humaneval import load_humaneval
-from codefrontier.problems import Problem, Test, load_problems
+from codefrontier.problems.schema import Problem, Test, load_problems
 
 REPO = Path(__file__).resolve().parents[1]
 CHECK = "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert candidate(-1, 1) == 0\n"

@@ -5,7 +5,7 @@ from conftest import SUM_OK, call_problem, stdin_problem
 
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.judge.timing import kill_after_s
-from codefrontier.problems import Test
+from codefrontier.problems.schema import Test
 
 pytestmark = pytest.mark.slow
 

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from codefrontier import checkpoints as layout
-from codefrontier import workflow as wf
+from codefrontier.pipeline import layout
+from codefrontier.pipeline import workflow as wf
 
 CONFIG = yaml.safe_load((Path(__file__).parents[1] / "config.yaml").read_text())
 

@@ -18,7 +18,7 @@ from codefrontier.loaders.livecodebench import (
     load_livecodebench,
     release_files,
 )
-from codefrontier.problems import load_problems
+from codefrontier.problems.schema import load_problems
 
 
 def encode_private(cases: list[dict]) -> str:

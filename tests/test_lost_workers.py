@@ -15,7 +15,7 @@ from conftest import stdin_problem
 
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.judge.pool import LOST_WORKER_ATTEMPTS, JudgeUnavailable
-from codefrontier.problems import Test
+from codefrontier.problems.schema import Test
 
 pytestmark = pytest.mark.slow
 

@@ -214,7 +214,7 @@ def test_integer_buffers_are_copied_and_must_agree(tmp_path):
 
 
 def test_parent_hashes_are_recorded_and_cached(parents, tmp_path):
-    from codefrontier.provenance import HashCache, checkpoint_sha256
+    from codefrontier.pipeline.provenance import HashCache, checkpoint_sha256
 
     low, high = parents
     out = merge_checkpoints([low, high], [0.5, 0.5], tmp_path / "out")

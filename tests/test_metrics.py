@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from codefrontier.metrics import (
+from codefrontier.analysis.metrics import (
     pass_at_k,
     pooled_pass_at_k,
 )

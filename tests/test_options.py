@@ -4,8 +4,8 @@ import argparse
 
 import pytest
 
-from codefrontier import workflow as wf
-from codefrontier.options import add_options, command_line, from_args
+from codefrontier.pipeline import workflow as wf
+from codefrontier.pipeline.options import add_options, command_line, from_args
 from codefrontier.train.repair import RepairOptions
 
 

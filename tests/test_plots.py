@@ -8,10 +8,9 @@ import pandas as pd
 import pytest
 import vl_convert
 
-from codefrontier.ensemble import ENSEMBLE_SCHEMA
-from codefrontier.frontier import FORMAT_CAUSES, FRONTIER_SCHEMA
-from codefrontier.judge.verdicts import OUTCOMES
-from codefrontier.plots import (
+from codefrontier.analysis.ensemble import ENSEMBLE_SCHEMA
+from codefrontier.analysis.frontier import FORMAT_CAUSES, FRONTIER_SCHEMA
+from codefrontier.analysis.plots import (
     CHARTS,
     EXTRAPOLATED,
     INTERPOLATED,
@@ -23,7 +22,8 @@ from codefrontier.plots import (
     pass_at_k_chart,
     write_plots,
 )
-from codefrontier.tables import write_records
+from codefrontier.judge.verdicts import OUTCOMES
+from codefrontier.pipeline.tables import write_records
 
 SAMPLES = 60  # 15 problems x 4 samples, as in the default run
 POOLS = ("best-single", "interpolation", "interpolation+extrapolation", "rl-endpoints")

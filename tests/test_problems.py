@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from codefrontier.problems import Problem, Test, load_problems, save_problems
+from codefrontier.problems.schema import Problem, Test, load_problems, save_problems
 
 
 def make(**overrides):

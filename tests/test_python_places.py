@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from codefrontier import terminal as terminal_module
-from codefrontier.judge.isolation import SandboxError
+from codefrontier.sandbox import terminal as terminal_module
+from codefrontier.sandbox.isolation import SandboxError
 
 REPO = Path(__file__).resolve().parents[1]
 BASE_PYTHON = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
@@ -31,7 +31,7 @@ AS_ROOT = os.geteuid() == 0
 SCRIPT = r"""
 import json, sys
 from codefrontier.judge import JudgePool
-from codefrontier.terminal import Terminal
+from codefrontier.sandbox.terminal import Terminal
 
 report = {"prefix": sys.prefix, "executable": sys.executable}
 with Terminal({"main.py": "import textwrap, csv\nprint(6 * 7)\n"}) as terminal:
@@ -140,7 +140,7 @@ def test_a_terminal_without_python_fails_once_naming_the_path(monkeypatch):
 
 
 def test_a_judge_sandbox_without_a_python_folder_names_it():
-    from codefrontier.judge.isolation import check_python_shown, python_dirs
+    from codefrontier.sandbox.isolation import check_python_shown, python_dirs
 
     check_python_shown(python_dirs())  # here, outside any sandbox, every folder is there
     with pytest.raises(SandboxError, match="does not show the Python folder /nowhere/python"):

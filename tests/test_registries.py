@@ -14,12 +14,12 @@ import yaml
 from conftest import stdin_problem
 
 from codefrontier import cli
-from codefrontier.embedded import EmbeddedModelSpec, init_embedded_model
-from codefrontier.problems import Problem, save_problems
+from codefrontier.models.embedded import EmbeddedModelSpec, init_embedded_model
+from codefrontier.problems.schema import Problem, save_problems
+from codefrontier.problems.sources import SOURCES, load_source
 from codefrontier.rewards import REWARDS, RewardFamily, reward_pattern
 from codefrontier.settings.base import SampleRecord, Setting
 from codefrontier.settings.registry import SETTINGS, SettingEntry
-from codefrontier.sources import SOURCES, load_source
 from codefrontier.suite import demonstrations
 
 REPO = Path(__file__).resolve().parents[1]
@@ -166,7 +166,7 @@ def half_the_tests(verdicts, input_lens) -> float:
 @pytest.mark.slow
 def test_a_reward_registered_in_one_place_trains_and_reaches_the_frontier_table(
         world, monkeypatch):
-    from codefrontier.plots import SHAPED, _marker
+    from codefrontier.analysis.plots import SHAPED, _marker
 
     folder, problems, model = world
     monkeypatch.setitem(REWARDS, "half", RewardFamily(

@@ -9,11 +9,11 @@ import pyarrow.parquet as pq
 import pytest
 from test_training import FAST_SUM, SLOW_SUM, SPEC, answer, sum_problem
 
-from codefrontier.embedded import init_embedded_model
-from codefrontier.problems import save_problems
-from codefrontier.repair import REPAIR_SCHEMA, repair_conversation, repair_rows
+from codefrontier.evaluate.repair import REPAIR_SCHEMA, repair_conversation, repair_rows
+from codefrontier.models.embedded import init_embedded_model
+from codefrontier.pipeline.tables import read_records, write_records
+from codefrontier.problems.schema import save_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA
-from codefrontier.tables import read_records, write_records
 
 OFFLINE = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
 STATEMENT = "Sum the list.\n\nExample 1\nInput:\n3\n1 2 3\nExpected output:\n6\n"

@@ -13,12 +13,12 @@ import pytest
 from test_multi_turn_training import recorded_losses  # noqa: F401 - a fixture
 from test_training import FAST_SUM, SLOW_SUM, answer, sum_problem
 
-from codefrontier.embedded import EmbeddedModelSpec, init_embedded_model
-from codefrontier.feedback import approx_tokens, judged_feedback
+from codefrontier.evaluate.feedback import approx_tokens, judged_feedback
 from codefrontier.judge import JudgePool, Sample
-from codefrontier.problems import save_problems
+from codefrontier.models.embedded import EmbeddedModelSpec, init_embedded_model
+from codefrontier.pipeline.tables import write_records
+from codefrontier.problems.schema import save_problems
 from codefrontier.settings import reasoning
-from codefrontier.tables import write_records
 from codefrontier.train.grpo import JudgeReward
 from codefrontier.train.repair import (
     Failure,
@@ -77,7 +77,7 @@ def test_options_are_checked():
 
 @pytest.fixture(scope="module")
 def tokenizer(tmp_path_factory):
-    from codefrontier.checkpoint_io import load_tokenizer
+    from codefrontier.models.checkpoint_io import load_tokenizer
 
     folder = tmp_path_factory.mktemp("tokenizer")
     save_problems([problem()], folder / "train.parquet")

@@ -2,7 +2,7 @@
 
 import json
 
-from codefrontier.rl_log import run_summary
+from codefrontier.train.rl_log import run_summary
 
 
 def write_log(path, entries):

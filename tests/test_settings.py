@@ -14,9 +14,9 @@ import os
 import pytest
 from conftest import call_problem, stdin_problem
 
-from codefrontier.embedded import train_tokenizer
 from codefrontier.generation.base import Backend, Generation, SamplingSettings
-from codefrontier.problems import Problem, Test
+from codefrontier.models.embedded import train_tokenizer
+from codefrontier.problems.schema import Problem, Test
 from codefrontier.settings.base import SAMPLES_SCHEMA, SampleRecord
 from codefrontier.settings.environments import (
     NO_SUBMISSION,
@@ -212,7 +212,7 @@ def test_agentic_refuses_a_missing_file_and_a_second_submission(tokenizer):
 def test_hostile_agent_commands_are_contained(tokenizer, listener, command):
     from conftest import processes_with_uid
 
-    from codefrontier.terminal import TERMINAL_UID_BASE, UIDS_PER_PROCESS
+    from codefrontier.sandbox.terminal import TERMINAL_UID_BASE, UIDS_PER_PROCESS
 
     ours = TERMINAL_UID_BASE + (os.getpid() % 2**22) * UIDS_PER_PROCESS  # this process's block
     command = command.replace("PORT", str(listener.getsockname()[1]))

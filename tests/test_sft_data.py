@@ -85,8 +85,8 @@ TINY = dict(vocab_size=800, hidden_size=32, intermediate_size=64, num_hidden_lay
 def every_kind(request, tmp_path_factory):
     """Plain, fix and repair conversations in all three settings, their failed first
     attempts trained or masked, and the SFT trainer on them (a tiny model)."""
-    from codefrontier.embedded import EmbeddedModelSpec, init_embedded_model
-    from codefrontier.tables import write_records
+    from codefrontier.models.embedded import EmbeddedModelSpec, init_embedded_model
+    from codefrontier.pipeline.tables import write_records
     from codefrontier.train.sft import sft_trainer
 
     folder = tmp_path_factory.mktemp("sft")

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from codefrontier.show import frontier_markdown
+from codefrontier.analysis.show import frontier_markdown
 
 
 def row(checkpoint, kind, alpha, setting="reasoning", distance=(0.0, -0.01, 0.02), **rates):

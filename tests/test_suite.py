@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from codefrontier.judge import JudgePool
-from codefrontier.problems import load_problems
+from codefrontier.problems.schema import load_problems
 from codefrontier.rewards import decade
 from codefrontier.suite.build import DECADES, build_bundled, instances, load_families, to_problem
 from codefrontier.suite.calibrate import calibrate
@@ -125,7 +125,7 @@ def test_every_buggy_variant_fails_on_every_instance_the_default_builds(tmp_path
     import yaml
 
     from codefrontier.cli import main
-    from codefrontier.workflow import command_options
+    from codefrontier.pipeline.workflow import command_options
 
     config = yaml.safe_load((Path(__file__).resolve().parents[1] / "config.yaml").read_text())
     train = tmp_path / "train.parquet"

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from conftest import processes_with_uid
 
-from codefrontier import terminal as terminal_module
-from codefrontier.terminal import CommandLimits, Terminal, WorkspaceExceeded
-from codefrontier.textcut import cut_marker
+from codefrontier.sandbox import terminal as terminal_module
+from codefrontier.sandbox.terminal import CommandLimits, Terminal, WorkspaceExceeded
+from codefrontier.sandbox.textcut import cut_marker
 
 REPO = Path(__file__).resolve().parents[1]
 MARK = f"cf-terminal-{secrets.token_hex(4)}"
@@ -369,7 +369,7 @@ def test_two_terminals_have_their_own_uids_and_workspaces():
 NOBODY = 65534
 NOBODY_SCRIPT = """
 import json, os, sys, time
-from codefrontier.terminal import CommandLimits, Terminal, WorkspaceExceeded
+from codefrontier.sandbox.terminal import CommandLimits, Terminal, WorkspaceExceeded
 report = {}
 with Terminal({"main.py": "print(6 * 7)"}, CommandLimits(wall_s=2, workspace_mb=8, file_mb=4)) as t:
     report["isolation"] = t.isolation

@@ -4,7 +4,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from codefrontier.textcut import cut_marker, cut_stream, excerpt_bytes, head_tail, strip_controls
+from codefrontier.sandbox.textcut import (
+    cut_marker,
+    cut_stream,
+    excerpt_bytes,
+    head_tail,
+    strip_controls,
+)
 
 
 def test_short_text_is_kept_whole():

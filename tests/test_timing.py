@@ -10,7 +10,7 @@ from conftest import stdin_problem
 from codefrontier.judge import JudgePool, Sample, wire
 from codefrontier.judge.runs import TestRun, judge_request
 from codefrontier.judge.timing import TIMING_RUNS, kill_after_s, near_the_limit
-from codefrontier.problems import Test
+from codefrontier.problems.schema import Test
 
 LIMIT = 0.4
 

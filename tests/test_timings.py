@@ -2,7 +2,7 @@
 
 import pytest
 
-from codefrontier.timings import render, stage_times
+from codefrontier.analysis.timings import render, stage_times
 
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 

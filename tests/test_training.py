@@ -13,11 +13,11 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import stdin_problem
 
-from codefrontier.embedded import EmbeddedModelSpec, init_embedded_model
 from codefrontier.judge import Sample
-from codefrontier.problems import Test, save_problems
+from codefrontier.models.embedded import EmbeddedModelSpec, init_embedded_model
+from codefrontier.pipeline.tables import write_records
+from codefrontier.problems.schema import Test, save_problems
 from codefrontier.settings import reasoning
-from codefrontier.tables import write_records
 from codefrontier.train.grpo import JudgeReward, restrict_tests
 
 OFFLINE = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
@@ -306,7 +306,7 @@ def test_sampling_is_reproducible_and_judgeable(sft_model, data, tmp_path):
         (p, i) for p in ("sum-a", "sum-b") for i in range(3)]
     assert {r["finish_reason"] for r in rows} <= {"stop", "length"}
     assert all(0 < r["completion_tokens"] <= 40 and r["prompt_tokens"] > 20 for r in rows)
-    metadata = json.loads(pq.read_schema(tmp_path / "a.parquet").metadata[b"codefrontier.provenance"])
+    metadata = json.loads(pq.read_schema(tmp_path / "a.parquet").metadata[b"codefrontier.pipeline.provenance"])
     assert metadata["sampling"]["n"] == 3 and metadata["inputs"][0]["sha256"]
     judged = cli("judge", "--problems", data / "train.parquet", "--samples", tmp_path / "a.parquet",
                  "--out", tmp_path / "verdicts.parquet", "--quiet")
@@ -398,7 +398,7 @@ def test_the_single_turn_rollout_serves_temperature_and_top_p_without_vllm():
 def test_grpo_trains_on_the_compacting_samplers_completions(sft_model, data, tmp_path):
     """Each row stops at its own stop token or at the length budget (the sampler drops
     rows as they stop), and the rewards TRL computes come from those completions."""
-    from codefrontier.checkpoint_io import load_tokenizer
+    from codefrontier.models.checkpoint_io import load_tokenizer
     from codefrontier.train.grpo import run_grpo
 
     tokenizer = load_tokenizer(str(sft_model))

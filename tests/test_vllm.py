@@ -74,7 +74,7 @@ def samples_provenance(path: Path) -> dict:
     """The provenance a samples table carries in its parquet metadata."""
     import pyarrow.parquet as pq
 
-    return json.loads(pq.read_schema(path).metadata[b"codefrontier.provenance"])
+    return json.loads(pq.read_schema(path).metadata[b"codefrontier.pipeline.provenance"])
 
 
 @pytest.fixture
@@ -197,7 +197,7 @@ def test_seeded_sampling_of_a_batch_longer_than_one_step(memorised, tmp_path):
     ("CPU Generator does not use offset")."""
     import dataclasses
 
-    from codefrontier.problems import load_problems, save_problems
+    from codefrontier.problems.schema import load_problems, save_problems
 
     folder, model = memorised
     (problem,) = load_problems(folder / "train.parquet")

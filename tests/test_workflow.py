@@ -12,8 +12,8 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from codefrontier import workflow as wf
-from codefrontier.checkpoints import (
+from codefrontier.pipeline import workflow as wf
+from codefrontier.pipeline.layout import (
     CheckpointName,
     first_verdicts_path,
     format_alpha,
@@ -57,7 +57,7 @@ def test_a_grid_replaces_the_default_and_an_overlay_extends_it():
     holding some keys is merged over the default."""
     import yaml
 
-    from codefrontier.workflow import GRID_KEYS
+    from codefrontier.pipeline.workflow import GRID_KEYS
 
     schema = yaml.safe_load((REPO / "config.schema.yaml").read_text())
     assert tuple(schema["required"]) == GRID_KEYS
@@ -526,7 +526,7 @@ def test_audit_reports_other_config_and_missing_provenance(smoke_run, tmp_path):
 def test_every_output_records_its_provenance(smoke_run):
     results = smoke_run / "results"
     samples = pq.read_schema(results / "tiny" / "reasoning" / "sft" / "samples.parquet")
-    record = json.loads(samples.metadata[b"codefrontier.provenance"])
+    record = json.loads(samples.metadata[b"codefrontier.pipeline.provenance"])
     assert record["config"]["rule"] == "sample" and record["seed"] == 0
     assert record["code_version"] and record["inputs"]
     merged = json.loads((results / "tiny" / "reasoning" / "merge" / "a1.5" / "provenance.json")

@@ -24,7 +24,7 @@ class TransformersBackend(Backend):
         import torch
         from transformers import AutoModelForCausalLM
 
-        from codefrontier.checkpoint_io import load_tokenizer
+        from codefrontier.models.checkpoint_io import load_tokenizer
 
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.tokenizer = load_tokenizer(model)

@@ -20,7 +20,7 @@ import traceback
 from dataclasses import dataclass
 from types import CodeType
 
-from codefrontier.judge import linux
+from codefrontier.sandbox import linux
 
 EXIT_MEMORY = 201  # MemoryError escaped the program
 EXIT_UNSERIALIZABLE = 202  # a call-based return value that is not JSON data

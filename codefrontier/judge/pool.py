@@ -31,11 +31,11 @@ from tqdm import tqdm
 from codefrontier.judge import wire
 from codefrontier.judge.cache import ByteBudgetCache
 from codefrontier.judge.extract import extract_code
-from codefrontier.judge.isolation import LEVELS, Isolation, SandboxError
 from codefrontier.judge.timing import budget_per_test_s
 from codefrontier.judge.verdicts import Outcome, Verdict, classify, first_failure
-from codefrontier.problems import Problem
-from codefrontier.textcut import excerpt_bytes
+from codefrontier.problems.schema import Problem
+from codefrontier.sandbox.isolation import LEVELS, Isolation, SandboxError
+from codefrontier.sandbox.textcut import excerpt_bytes
 
 log = logging.getLogger("codefrontier.judge")
 

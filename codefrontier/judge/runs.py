@@ -19,7 +19,7 @@ from codefrontier.judge.child import (
 from codefrontier.judge.compare import outputs_match
 from codefrontier.judge.timing import TIMING_RUNS, near_the_limit
 from codefrontier.judge.verdicts import Verdict
-from codefrontier.textcut import cut_stream, head_tail
+from codefrontier.sandbox.textcut import cut_stream, head_tail
 
 
 @dataclass

@@ -42,7 +42,15 @@ from codefrontier.judge.child import (
     prepare_forking_process,
     run_test_child,
 )
-from codefrontier.judge.isolation import (
+from codefrontier.judge.runs import (
+    StreamEnds,
+    TestRun,
+    ends_to_wire,
+    execute_request,
+    judge_request,
+)
+from codefrontier.judge.timing import kill_after_s
+from codefrontier.sandbox.isolation import (
     LEVELS,
     PRIVATE_TMPFS,
     SCRATCH,
@@ -54,20 +62,12 @@ from codefrontier.judge.isolation import (
     enter_namespaces,
     files_in_use,
 )
-from codefrontier.judge.linux import (
+from codefrontier.sandbox.linux import (
     PR_SET_CHILD_SUBREAPER,
     PR_SET_DUMPABLE,
     PR_SET_PDEATHSIG,
     prctl,
 )
-from codefrontier.judge.runs import (
-    StreamEnds,
-    TestRun,
-    ends_to_wire,
-    execute_request,
-    judge_request,
-)
-from codefrontier.judge.timing import kill_after_s
 
 # Modules a program is likely to import, loaded once so each test's import is a
 # dictionary lookup (the private root can still import the rest of the stdlib).

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from codefrontier.loaders.hub import data_file_urls, read_rows
-from codefrontier.problems import Problem, Test
+from codefrontier.problems.schema import Problem, Test
 
 REPO = "ByteDance-Seed/Code-Contests-Plus"
 CONFIGS = ("1x", "2x", "3x", "4x", "5x")

@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 
 from codefrontier.loaders.hub import DatasetUnavailable, read_rows
-from codefrontier.problems import Problem, Test
+from codefrontier.problems.schema import Problem, Test
 
 REPO = "openai/human-eval"
 DATA_FILE = "HumanEval.jsonl.gz"

@@ -26,7 +26,7 @@ import zlib
 from datetime import date, datetime
 
 from codefrontier.loaders.hub import data_file_urls, read_rows
-from codefrontier.problems import Problem, Test
+from codefrontier.problems.schema import Problem, Test
 
 REPO = "livecodebench/code_generation_lite"
 INCREMENTS = ["test.jsonl", "test2.jsonl", "test3.jsonl", "test4.jsonl", "test5.jsonl",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from codefrontier.generation import Backend, SamplingSettings
-from codefrontier.problems import Problem
+from codefrontier.problems.schema import Problem
 
 # Every setting opens with it (a chat template's default system prompt, such as Qwen's,
 # would otherwise be put in front of every prompt).

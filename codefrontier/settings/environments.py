@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 from codefrontier.judge.compare import execution_kind
 from codefrontier.judge.extract import extract_code
-from codefrontier.options import option
-from codefrontier.problems import Problem
+from codefrontier.pipeline.options import option
+from codefrontier.problems.schema import Problem
 from codefrontier.settings.examples import statement_examples
 
 # format errors an episode itself detects (beside the judge's truncated / no_code_block)
@@ -176,7 +176,7 @@ class TerminalEnvironment:
         self.submitted: tuple[str, str] | None = None  # (path, program)
 
     def reset(self, problem_id: str, **_) -> None:
-        from codefrontier.terminal import CommandLimits, Terminal
+        from codefrontier.sandbox.terminal import CommandLimits, Terminal
 
         self._close()
         self.problem = self._problems[problem_id]

@@ -7,7 +7,7 @@ from abc import abstractmethod
 from collections.abc import Mapping
 
 from codefrontier.generation import Backend, SamplingSettings
-from codefrontier.problems import Problem
+from codefrontier.problems.schema import Problem
 from codefrontier.settings.base import SYSTEM_PROMPT, SampleRecord, Setting
 from codefrontier.settings.environments import end_episode
 from codefrontier.settings.episodes import Episode, run_episodes

@@ -4,7 +4,7 @@ one fenced Python program out (the judge extracts the last fenced block)."""
 from __future__ import annotations
 
 from codefrontier.generation import Backend, SamplingSettings
-from codefrontier.problems import Problem
+from codefrontier.problems.schema import Problem
 from codefrontier.settings.base import SYSTEM_PROMPT, SampleRecord, Setting
 
 INSTRUCTIONS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from codefrontier.problems import Problem
+from codefrontier.problems.schema import Problem
 from codefrontier.settings.environments import PythonToolEnvironment, ToolUseLimits
 from codefrontier.settings.multi_turn import MultiTurnSetting
 

@@ -30,7 +30,7 @@ from functools import cache
 
 from codefrontier.judge.child import CALL_PRELUDE
 from codefrontier.judge.compare import outputs_match
-from codefrontier.problems import Problem, Test
+from codefrontier.problems.schema import Problem, Test
 from codefrontier.suite.spec import FRAMINGS, Family, Instance
 
 DECADES = (1, 2, 3, 4, 5)

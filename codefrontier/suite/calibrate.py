@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from codefrontier.judge import JudgePool, Sample
-from codefrontier.problems import Problem
+from codefrontier.problems.schema import Problem
 from codefrontier.suite.spec import Instance
 
 EFFICIENT_SHARE_OF_LIMIT = 1 / 3

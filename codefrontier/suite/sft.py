@@ -123,9 +123,9 @@ def repair_turns(problem, instance: Instance, pool) -> list[dict] | None:
     when the slow reference passes every test (nothing to repair)."""
     from dataclasses import asdict
 
-    from codefrontier.feedback import judged_feedback
+    from codefrontier.evaluate.feedback import judged_feedback
+    from codefrontier.evaluate.repair import repair_conversation
     from codefrontier.judge import Sample
-    from codefrontier.repair import repair_conversation
 
     result = pool.judge_one(certain_tests(problem),
                             Sample(problem.problem_id, 0, code=instance.slow))

@@ -22,8 +22,8 @@ from typing import Any
 
 import yaml
 
-from codefrontier.provenance import write_provenance
-from codefrontier.publish import publish, temporary_beside
+from codefrontier.pipeline.provenance import write_provenance
+from codefrontier.pipeline.publish import publish, temporary_beside
 
 log = logging.getLogger("codefrontier.train")
 
@@ -132,7 +132,7 @@ def run_fingerprint(trainer, model: str, inputs: list, fields: dict) -> dict[str
     """What a run's result depends on: the trainer settings (less RESUMABLE_SETTINGS),
     the model and its content when local, the inputs' contents, the number of processes
     (it sets the global batch) and the run's own fields (kind, reward)."""
-    from codefrontier.provenance import content_sha256
+    from codefrontier.pipeline.provenance import content_sha256
 
     settings = {key: value for key, value in trainer.args.to_dict().items()
                 if key not in RESUMABLE_SETTINGS}
@@ -210,7 +210,7 @@ def train_and_save(trainer, work: Path, out: Path, model: str, inputs: list,
     the same run) and save the result with a provenance record; `model` counts as an
     input when it is a local folder. `run_files` are work-folder files that the run
     appends to, removed when it starts from step 0."""
-    from codefrontier.provenance import record
+    from codefrontier.pipeline.provenance import record
 
     if trainer.is_world_process_zero():
         prepare_work_dir(work, run_fingerprint(trainer, model, inputs, fields), run_files)

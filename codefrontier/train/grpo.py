@@ -30,7 +30,7 @@ from pathlib import Path
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.judge.pool import workers_per_process
 from codefrontier.judge.verdicts import OUTCOMES
-from codefrontier.problems import Problem, load_problems
+from codefrontier.problems.schema import Problem, load_problems
 from codefrontier.rewards import parse_reward, tests_needed
 from codefrontier.settings.base import Setting
 from codefrontier.settings.environments import end_episode
@@ -225,7 +225,7 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
     with JudgePool(workers=workers_per_process(judge_workers)) as pool:
         from trl import GRPOConfig, GRPOTrainer
 
-        from codefrontier.checkpoint_io import load_tokenizer
+        from codefrontier.models.checkpoint_io import load_tokenizer
 
         config = trainer_config(GRPOConfig, DEFAULTS, overrides, work)
         work.mkdir(parents=True, exist_ok=True)

@@ -35,13 +35,13 @@ from collections import Counter, deque
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from codefrontier.feedback import MAX_FEEDBACK_TOKENS, judged_feedback
+from codefrontier.evaluate.feedback import MAX_FEEDBACK_TOKENS, judged_feedback
+from codefrontier.evaluate.repair import REPAIRABLE, repair_conversation, token_counter
 from codefrontier.judge import Sample
 from codefrontier.judge.extract import extract_code
 from codefrontier.judge.verdicts import OUTCOMES
-from codefrontier.options import option
-from codefrontier.problems import Problem
-from codefrontier.repair import REPAIRABLE, repair_conversation, token_counter
+from codefrontier.pipeline.options import option
+from codefrontier.problems.schema import Problem
 from codefrontier.train.rollout import policy_sampler, render_prompt
 
 REPAIR_LOG = "repair.jsonl"  # in the work folder, beside rewards.jsonl

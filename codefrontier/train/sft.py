@@ -21,7 +21,7 @@ import logging
 import os
 from pathlib import Path
 
-from codefrontier.tables import read_records
+from codefrontier.pipeline.tables import read_records
 from codefrontier.train.common import train_and_save, trainer_config, work_dir_for
 
 log = logging.getLogger("codefrontier.train.sft")
@@ -99,7 +99,7 @@ def sft_trainer(model: str, data: str | os.PathLike, work: Path,
     is tokenized, with `labels` -100 wherever no loss is taken."""
     from trl import SFTConfig, SFTTrainer
 
-    from codefrontier.checkpoint_io import load_tokenizer
+    from codefrontier.models.checkpoint_io import load_tokenizer
 
     dataset, losses = load_examples(data)
     defaults = {**DEFAULTS, **{f"{loss}_loss": True for loss in losses}}

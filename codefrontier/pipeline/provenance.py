@@ -25,7 +25,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-log = logging.getLogger("codefrontier.provenance")
+log = logging.getLogger("codefrontier.pipeline.provenance")
 
 BLOCK = 1 << 24
 
@@ -104,7 +104,7 @@ def checkpoint_sha256(folder: str | os.PathLike, cached: bool = True) -> str:
 @functools.cache
 def code_version() -> str:
     """sha256 (16 hex digits) over the package's source files: any code change shows."""
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parents[1]  # the codefrontier package
     digest = hashlib.sha256()
     for file in sorted(root.rglob("*.py")):
         digest.update(str(file.relative_to(root)).encode() + b"\0" + file.read_bytes())
@@ -163,7 +163,7 @@ def record(inputs: Iterable[str | os.PathLike], **fields) -> dict:
     }
 
 
-PARQUET_KEY = "codefrontier.provenance"
+PARQUET_KEY = "codefrontier.pipeline.provenance"
 PROVENANCE_FILE = "provenance.json"
 RECORDED_LIBRARIES = ("torch", "transformers", "trl")
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from codefrontier.tables import read_records, write_records
+from codefrontier.pipeline.tables import read_records, write_records
 
 DIFFICULTIES = ("easy", "medium", "hard")
 KINDS = ("stdin", "call", "function")

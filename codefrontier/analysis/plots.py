@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from codefrontier.checkpoints import CHARTS, trained_reward
-from codefrontier.frontier import FORMAT_CAUSES
+from codefrontier.analysis.frontier import FORMAT_CAUSES
+from codefrontier.pipeline.layout import CHARTS, trained_reward
 from codefrontier.rewards import reward_family
 from codefrontier.settings.registry import setting_order
 

@@ -17,13 +17,13 @@ from pathlib import Path
 from codefrontier import __version__
 from codefrontier.generation import SamplingSettings, load_backend
 from codefrontier.judge import JudgePool
-from codefrontier.problems import load_problems
-from codefrontier.provenance import PARQUET_KEY, record
+from codefrontier.pipeline.provenance import PARQUET_KEY, record
+from codefrontier.pipeline.tables import write_records
+from codefrontier.problems.schema import load_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA
 from codefrontier.settings.registry import get_setting
-from codefrontier.tables import write_records
 
-log = logging.getLogger("codefrontier.sampling")
+log = logging.getLogger("codefrontier.evaluate.sampling")
 
 
 def sample_checkpoint(model: str, problems_path: str | os.PathLike, out: str | os.PathLike,

@@ -15,7 +15,8 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from codefrontier.checkpoints import (
+from codefrontier.evaluate.feedback import MAX_FEEDBACK_TOKENS
+from codefrontier.pipeline.layout import (
     ALPHA_PREFIX,
     DATA,
     INIT_FOLDER,
@@ -32,8 +33,7 @@ from codefrontier.checkpoints import (
     rl_name,
     trained_reward,
 )
-from codefrontier.feedback import MAX_FEEDBACK_TOKENS
-from codefrontier.options import command_line, flag
+from codefrontier.pipeline.options import command_line, flag
 from codefrontier.settings.registry import setting_entry
 from codefrontier.train.repair import RepairOptions
 

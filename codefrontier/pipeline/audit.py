@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from codefrontier.provenance import (
+from codefrontier.pipeline.provenance import (
     UnreadableProvenance,
     code_version,
     content_sha256,
@@ -99,7 +99,7 @@ def _config_findings(path: Path, provenance: dict, config: dict | None) -> list[
     used = provenance.get("config")
     if config is None or not used or "rule" not in used:
         return []
-    from codefrontier.workflow import config_slice
+    from codefrontier.pipeline.workflow import config_slice
 
     try:
         expected = config_slice(config, used["rule"], **used.get("wildcards", {}))

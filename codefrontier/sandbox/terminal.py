@@ -42,9 +42,9 @@ import weakref
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from codefrontier.judge import linux
-from codefrontier.judge.isolation import SYSTEM_DIRS, SandboxError, covered, python_dirs
-from codefrontier.textcut import cut_stream, excerpt_bytes
+from codefrontier.sandbox import linux
+from codefrontier.sandbox.isolation import SYSTEM_DIRS, SandboxError, covered, python_dirs
+from codefrontier.sandbox.textcut import cut_stream, excerpt_bytes
 
 WORKSPACE = "/workspace"
 EXTRA_BIN = "/opt/codefrontier/bin"  # in the sandbox: `python`/`python3` where missing

@@ -17,13 +17,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from codefrontier.checkpoints import SAMPLES, VERDICTS, CheckpointName, rl_name, trained_folder
-from codefrontier.frontier_distance import distances_with_interval
+from codefrontier.analysis.distance import distances_with_interval
 from codefrontier.judge.verdicts import OUTCOMES
-from codefrontier.problems import load_problems
-from codefrontier.provenance import read_provenance
+from codefrontier.pipeline.layout import SAMPLES, VERDICTS, CheckpointName, rl_name, trained_folder
+from codefrontier.pipeline.provenance import read_provenance
+from codefrontier.pipeline.tables import read_records
+from codefrontier.problems.schema import load_problems
 from codefrontier.settings.registry import SETTINGS
-from codefrontier.tables import read_records
 
 # Why a sample is a format error (the verdicts' `format_error_cause`): the token budget ran
 # out, no fenced block, a tool call the parser could not read, the turn or token budget ran

@@ -16,9 +16,9 @@ from collections import defaultdict
 import numpy as np
 import pyarrow as pa
 
-from codefrontier.checkpoints import merge_alpha, rl_name
-from codefrontier.frontier import Checkpoint, correct_counts
-from codefrontier.metrics import most_draws_per_member, pass_at_k, pooled_pass_at_k
+from codefrontier.analysis.frontier import Checkpoint, correct_counts
+from codefrontier.analysis.metrics import most_draws_per_member, pass_at_k, pooled_pass_at_k
+from codefrontier.pipeline.layout import merge_alpha, rl_name
 from codefrontier.settings.registry import setting_order
 
 REPAIR_POOL = "repair:"  # + checkpoint name; two samples per episode

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from codefrontier.frontier import FORMAT_CAUSES
+from codefrontier.analysis.frontier import FORMAT_CAUSES
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.settings.registry import setting_order
 

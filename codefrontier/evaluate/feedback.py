@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 from codefrontier.judge.compare import execution_kind, outputs_match
 from codefrontier.judge.verdicts import Outcome, Verdict
-from codefrontier.problems import Problem
+from codefrontier.problems.schema import Problem
 from codefrontier.rewards import decade
+from codefrontier.sandbox.textcut import head_tail, strip_controls
 from codefrontier.settings.examples import statement_examples
-from codefrontier.textcut import head_tail, strip_controls
 
 EXAMPLE_OUTPUT_CHARS = 400      # of each example's actual output and error, at most
 FORMAT_MESSAGES = {

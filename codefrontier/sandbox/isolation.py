@@ -29,7 +29,7 @@ import sys
 import sysconfig
 from dataclasses import asdict, dataclass
 
-from codefrontier.judge import linux
+from codefrontier.sandbox import linux
 
 LEVELS = ("namespaces", "userns", "rlimits")
 SCRATCH = "/sandbox"

@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from codefrontier.checkpoint_io import generation_config
-from codefrontier.provenance import record, write_provenance
-from codefrontier.publish import publishing
+from codefrontier.models.checkpoint_io import generation_config
+from codefrontier.pipeline.provenance import record, write_provenance
+from codefrontier.pipeline.publish import publishing
 
-log = logging.getLogger("codefrontier.embedded")
+log = logging.getLogger("codefrontier.models.embedded")
 
 IM_START, IM_END, END_OF_TEXT = "<|im_start|>", "<|im_end|>", "<|endoftext|>"
 # Qwen2.5 writes tool calls between these, each one token (added, not special: decoding
@@ -58,7 +58,7 @@ def corpus_texts(paths: list[str | os.PathLike]) -> Iterator[str]:
     everything the embedded model will read or write."""
     import json
 
-    from codefrontier.tables import read_records
+    from codefrontier.pipeline.tables import read_records
 
     for path in paths:
         for row in read_records(path):

@@ -26,25 +26,25 @@ from pathlib import Path
 import pyarrow as pa
 
 from codefrontier import __version__
-from codefrontier.checkpoints import repaired_verdicts_path
-from codefrontier.feedback import MAX_FEEDBACK_TOKENS, approx_tokens, judged_feedback
-from codefrontier.frontier import (
+from codefrontier.analysis.frontier import (
     Checkpoint,
     cluster_standard_error,
     episode_counts,
     problem_counts,
 )
+from codefrontier.evaluate.feedback import MAX_FEEDBACK_TOKENS, approx_tokens, judged_feedback
 from codefrontier.generation import SamplingSettings, load_backend
 from codefrontier.judge import JudgePool
 from codefrontier.judge.extract import extract_code
 from codefrontier.judge.verdicts import Outcome
-from codefrontier.problems import load_problems
-from codefrontier.provenance import PARQUET_KEY, record
+from codefrontier.pipeline.layout import repaired_verdicts_path
+from codefrontier.pipeline.provenance import PARQUET_KEY, record
+from codefrontier.pipeline.tables import read_records, write_records
+from codefrontier.problems.schema import load_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA, SampleRecord
 from codefrontier.settings.reasoning import answer, messages
-from codefrontier.tables import read_records, write_records
 
-log = logging.getLogger("codefrontier.repair")
+log = logging.getLogger("codefrontier.evaluate.repair")
 
 REPAIRABLE = (Outcome.OPTIMIZATION_FAILURE.value, Outcome.CORRECTNESS_FAILURE.value)
 REPAIR_SCHEMA = pa.schema([
@@ -162,7 +162,7 @@ def equal_budget(first_verdicts: list[dict], second_verdicts: list[dict]) -> dic
     error spends one, so this is conservative): per problem, the share of first attempts
     solved by themselves or their repair, against pass@2 of the first attempts; averaged
     over problems."""
-    from codefrontier.metrics import pass_at_k
+    from codefrontier.analysis.metrics import pass_at_k
 
     firsts = problem_counts(first_verdicts)
     episodes = episode_counts(first_verdicts, second_verdicts)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from codefrontier.problems import DIFFICULTIES, ProblemSet
+from codefrontier.problems.schema import DIFFICULTIES, ProblemSet
 from codefrontier.rewards import decade
 
 

@@ -13,7 +13,7 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from codefrontier.problems import Problem, load_problems
+from codefrontier.problems.schema import Problem, load_problems
 from codefrontier.registry import Registry
 
 

@@ -1,0 +1,1 @@
+"""Evaluating a checkpoint: sampling in a setting, failure feedback, repair attempts."""
