@@ -57,7 +57,9 @@ rule rl:
         ),
         problems=layout.DATA.fill(split="train"),
     output:
-        directory(layout.RL_FOLDER),
+        # hours of GPU time each: read-only once written, so no rerun or clean-up
+        # deletes one by accident (`chmod -R u+w` to retrain on purpose)
+        protected(directory(layout.RL_FOLDER)),
     params:
         model=lambda wildcards: wf.rl_start(config, wildcards.model, wildcards.reward),
         options=lambda wildcards: wf.command_options(config, "rl", **wildcards),

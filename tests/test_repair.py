@@ -9,7 +9,8 @@ import pyarrow.parquet as pq
 import pytest
 from test_training import FAST_SUM, SLOW_SUM, SPEC, answer, sum_problem
 
-from codefrontier.evaluate.repair import REPAIR_SCHEMA, repair_conversation, repair_rows
+from codefrontier.analysis.repair_table import REPAIR_SCHEMA, repair_rows
+from codefrontier.evaluate.repair import repair_conversation
 from codefrontier.models.embedded import init_embedded_model
 from codefrontier.pipeline.tables import read_records, write_records
 from codefrontier.problems.schema import save_problems

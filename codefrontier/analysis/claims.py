@@ -38,12 +38,16 @@ not hold is reported with its figures, never hidden. Indistinguishable endpoints
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
 from codefrontier.analysis.frontier import FORMAT_CAUSES
 from codefrontier.judge.verdicts import OUTCOMES
+from codefrontier.pipeline.layout import MERGE_FOLDER, trained_folder
+from codefrontier.pipeline.provenance import markdown_with_provenance, read_provenance, record
 from codefrontier.settings.registry import setting_order
 
 SEPARATION_POINTS = 0.05
@@ -328,3 +332,33 @@ def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.Dat
                         f"{high['checkpoint']} are indistinguishable (equal weights or every "
                         f"rate within 2 standard errors): this run shows no frontier")
     return title + "\n".join(c.line() for c in claims) + "\n", warnings
+
+
+def merge_delta_norms(folders: list[str | os.PathLike]) -> dict[tuple[str, str, str], float]:
+    """(model, setting, merge checkpoint) -> ‖θ_high − θ_low‖, from merge provenance."""
+    norms = {}
+    for folder in folders:
+        merge = trained_folder(folder)
+        if merge is None:
+            raise ValueError(f"{folder} is not a merge folder ({MERGE_FOLDER})")
+        provenance = read_provenance(folder) or {}
+        if "delta_norm" not in provenance:
+            raise ValueError(f"{folder} has no merge provenance (provenance.json with "
+                             "delta_norm)")
+        norms[(merge["model"], merge["setting"], merge["ckpt"])] = provenance["delta_norm"]
+    return norms
+
+
+def write_claims(frontier: str | os.PathLike, ensemble: str | os.PathLike,
+                 merges: list[str | os.PathLike], repair: str | os.PathLike | None,
+                 out: str | os.PathLike) -> tuple[str, list[str]]:
+    """The claims report of a run's tables, written to `out` with its provenance; the
+    report and its warnings."""
+    tables = [frontier, ensemble, *([repair] if repair else [])]
+    report, warnings = check(pd.read_parquet(frontier), pd.read_parquet(ensemble),
+                             merge_delta_norms(merges),
+                             pd.read_parquet(repair) if repair else None)
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(markdown_with_provenance(report, record([*tables, *merges],
+                                                                 kind="claims")))
+    return report, warnings

@@ -11,14 +11,17 @@ so at an even budget k it draws k/2 episodes. Schema: ENSEMBLE_SCHEMA
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 
 import numpy as np
 import pyarrow as pa
 
-from codefrontier.analysis.frontier import Checkpoint, correct_counts
+from codefrontier.analysis.frontier import Checkpoint, correct_counts, episode_counts
 from codefrontier.analysis.metrics import most_draws_per_member, pass_at_k, pooled_pass_at_k
-from codefrontier.pipeline.layout import merge_alpha, rl_name
+from codefrontier.pipeline.layout import first_verdicts_path, merge_alpha, rl_name
+from codefrontier.pipeline.provenance import parquet_metadata, record
+from codefrontier.pipeline.tables import read_records, write_records
 from codefrontier.settings.registry import setting_order
 
 REPAIR_POOL = "repair:"  # + checkpoint name; two samples per episode
@@ -118,8 +121,8 @@ def _group_rows(model: str, setting: str, by_name: dict[str, Checkpoint], low: s
                          **_gain(values, per_problem[best]),
                          "solved": sorted(pool_solved),
                          "solved_beyond_best": sorted(pool_solved - solved[best])})
-        for name, episode_counts in sorted((episodes or {}).items()):
-            repair = _repair_row(name, episode_counts, problems, k, per_problem[best])
+        for name, episodes_of in sorted((episodes or {}).items()):
+            repair = _repair_row(name, episodes_of, problems, k, per_problem[best])
             rows.append({**base, **repair,
                          "solved_beyond_best": sorted(set(repair["solved"]) - solved[best])})
     extrapolated = [n for n in by_name
@@ -162,3 +165,25 @@ def _budget_fits(members: list[str], k: int, counts: dict) -> bool:
     be among those drawing the k mod m extra samples."""
     most = most_draws_per_member(k, len(members))
     return all(most <= min(n for n, _ in counts[m].values()) for m in members)
+
+
+def repair_episodes(repaired: list[str | os.PathLike]) -> dict:
+    """(model, setting, ckpt) -> episode counts, from second attempts' verdict files
+    (layout.REPAIRED_VERDICTS) and the first attempts' beside them."""
+    episodes = {}
+    for path in repaired:
+        first = Checkpoint.from_verdicts_path(first_verdicts_path(path))
+        episodes[(first.model, first.setting, first.name)] = episode_counts(
+            read_records(first.verdicts), read_records(path))
+    return episodes
+
+
+def write_ensemble(verdicts: list[str | os.PathLike], endpoints: dict[str, tuple[str, str]],
+                   repaired: list[str | os.PathLike], out: str | os.PathLike) -> int:
+    """results/ensemble.parquet from the checkpoints' verdict files and the repaired
+    ones' second attempts; the number of rows."""
+    checkpoints = [Checkpoint.from_verdicts_path(p) for p in verdicts]
+    rows = ensemble_rows(checkpoints, endpoints, repair_episodes(repaired))
+    write_records(rows, out, schema=ENSEMBLE_SCHEMA,
+                  metadata=parquet_metadata(record(verdicts, kind="ensemble")))
+    return len(rows)

@@ -281,3 +281,16 @@ def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], stats: dict,
         "mean_turns": _mean([s["turns"] for s in sampled]),
         "mean_tool_calls": _mean([s["tool_calls"] for s in sampled]),
     }
+
+
+def write_frontier(verdicts: list[str | os.PathLike], problems_path: str | os.PathLike,
+                   endpoints: dict[str, tuple[str, str]], out: str | os.PathLike) -> int:
+    """results/frontier.parquet from the checkpoints' verdict files; the number of rows."""
+    from codefrontier.pipeline.provenance import parquet_metadata, record
+    from codefrontier.pipeline.tables import write_records
+
+    checkpoints = [Checkpoint.from_verdicts_path(p) for p in verdicts]
+    rows = frontier_rows(checkpoints, problems_path, endpoints)
+    write_records(rows, out, schema=FRONTIER_SCHEMA, metadata=parquet_metadata(
+        record([*verdicts, problems_path], kind="frontier")))
+    return len(rows)

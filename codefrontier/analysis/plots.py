@@ -17,6 +17,7 @@ import pandas as pd
 
 from codefrontier.analysis.frontier import FORMAT_CAUSES
 from codefrontier.pipeline.layout import CHARTS, trained_reward
+from codefrontier.pipeline.provenance import record, write_provenance
 from codefrontier.rewards import reward_family
 from codefrontier.settings.registry import setting_order
 
@@ -449,7 +450,8 @@ def save_chart(chart, stem: Path) -> list[Path]:
 
 def write_plots(frontier_path: str | os.PathLike, ensemble_path: str | os.PathLike,
                 out_dir: str | os.PathLike) -> list[Path]:
-    """Every chart of CHARTS as out_dir/<chart>.html and .png."""
+    """Every chart of CHARTS as out_dir/<chart>.html and .png, and the folder's
+    provenance.json."""
     frontier = pd.read_parquet(frontier_path)
     ensemble = pd.read_parquet(ensemble_path)
     charts = {"frontier": lambda: frontier_chart(frontier),
@@ -457,4 +459,7 @@ def write_plots(frontier_path: str | os.PathLike, ensemble_path: str | os.PathLi
               "pass_at_k": lambda: pass_at_k_chart(ensemble),
               "format_causes": lambda: format_causes_chart(frontier)}
     out_dir = Path(out_dir)
-    return [path for name in CHARTS for path in save_chart(charts[name](), out_dir / name)]
+    written = [path for name in CHARTS for path in save_chart(charts[name](), out_dir / name)]
+    write_provenance(out_dir, record([frontier_path, ensemble_path], kind="plots",
+                                     charts=[path.name for path in written]))
+    return written

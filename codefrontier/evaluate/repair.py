@@ -11,34 +11,26 @@ errors are not repaired either (there is no program to repair), and both are kep
 of the repair rates.
 
 `results/{model}/{setting}/{ckpt}/repair/samples.parquet` has the samples schema, one
-row per repaired first attempt with the first attempt's sample_id;
-`results/repair.parquet` (REPAIR_SCHEMA) has the repair rates.
+row per repaired first attempt with the first attempt's sample_id; the repair rates
+are analysis/repair_table.py's.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import pyarrow as pa
-
 from codefrontier import __version__
-from codefrontier.analysis.frontier import (
-    Checkpoint,
-    cluster_standard_error,
-    episode_counts,
-    problem_counts,
-)
 from codefrontier.evaluate.feedback import MAX_FEEDBACK_TOKENS, approx_tokens, judged_feedback
 from codefrontier.generation import SamplingSettings, load_backend
+from codefrontier.generation.options import GenerationOptions
 from codefrontier.judge import JudgePool
 from codefrontier.judge.extract import extract_code
 from codefrontier.judge.verdicts import Outcome
-from codefrontier.pipeline.layout import repaired_verdicts_path
-from codefrontier.pipeline.provenance import PARQUET_KEY, record
+from codefrontier.pipeline.options import option
+from codefrontier.pipeline.provenance import parquet_metadata, record
 from codefrontier.pipeline.tables import read_records, write_records
 from codefrontier.problems.schema import load_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA, SampleRecord
@@ -47,20 +39,15 @@ from codefrontier.settings.reasoning import answer, messages
 log = logging.getLogger("codefrontier.evaluate.repair")
 
 REPAIRABLE = (Outcome.OPTIMIZATION_FAILURE.value, Outcome.CORRECTNESS_FAILURE.value)
-REPAIR_SCHEMA = pa.schema([
-    ("model", pa.string()), ("setting", pa.string()), ("checkpoint", pa.string()),
-    ("first_failure", pa.string()),     # optimization_failure | correctness_failure | all
-    ("problems", pa.int64()),
-    ("attempts", pa.int64()),           # failed first attempts given a second one
-    ("repaired", pa.int64()),           # second attempts judged correct
-    ("repair_rate", pa.float64()),      # repaired / attempts
-    ("se_repair_rate", pa.float64()),   # clustered by problem
-    *[(f"second_{o.value}", pa.float64()) for o in Outcome],  # the second attempts' mix
-    # `all` rows only, at an equal budget of 2 samples per episode: the share of first
-    # attempts solved by themselves or by their repair, against pass@2 of first attempts
-    ("solved_with_repair", pa.float64()),
-    ("first_pass_at_2", pa.float64()),
-])
+
+
+@dataclass(frozen=True)
+class RepairAttemptOptions(GenerationOptions):
+    """`repair attempt`: the generation options (one attempt per failure) and the feedback
+    message's cap (the config's `repair` block)."""
+
+    max_feedback_tokens: int = option(MAX_FEEDBACK_TOKENS,
+                                      "cap on the feedback message (model tokens)")
 
 
 def first_program(sample: dict) -> str | None:
@@ -127,60 +114,7 @@ def repair_checkpoint(model: str, problems_path: str | os.PathLike,
                         max_feedback_tokens=max_feedback_tokens,
                         codefrontier_version=__version__)
     write_records([asdict(r) for r in records], out, schema=SAMPLES_SCHEMA,
-                  metadata={PARQUET_KEY: json.dumps(provenance, sort_keys=True)})
+                  metadata=parquet_metadata(provenance))
     log.info("%d second attempts of %d failed first attempts -> %s", len(records),
              len(failed), out)
-    return Path(out)
-
-
-def repair_rows(first_verdicts: list[dict], second_verdicts: list[dict], model: str,
-                setting: str, checkpoint: str) -> list[dict]:
-    """Repair rates by the first attempt's failure (and `all`)."""
-    first = {(v["problem_id"], v["sample_id"]): v["outcome"] for v in first_verdicts}
-    pairs = [(first[(v["problem_id"], v["sample_id"])], v) for v in second_verdicts]
-    rows = []
-    for failure in (*REPAIRABLE, "all"):
-        chosen = [v for kind, v in pairs if failure in (kind, "all")]
-        if not chosen:
-            continue
-        per_problem = problem_counts(chosen)  # (second attempts, repaired) per problem
-        repaired = sum(x for _, x in per_problem.values())
-        rows.append({
-            "model": model, "setting": setting, "checkpoint": checkpoint,
-            "first_failure": failure, "problems": len(per_problem), "attempts": len(chosen),
-            "repaired": repaired, "repair_rate": repaired / len(chosen),
-            "se_repair_rate": cluster_standard_error(list(per_problem.values())),
-            **{f"second_{o.value}": sum(v["outcome"] == o for v in chosen) / len(chosen)
-               for o in Outcome},
-            **(equal_budget(first_verdicts, second_verdicts) if failure == "all" else
-               {"solved_with_repair": None, "first_pass_at_2": None})})
-    return rows
-
-
-def equal_budget(first_verdicts: list[dict], second_verdicts: list[dict]) -> dict:
-    """Every first attempt with its repair costs two samples (a correct one or a format
-    error spends one, so this is conservative): per problem, the share of first attempts
-    solved by themselves or their repair, against pass@2 of the first attempts; averaged
-    over problems."""
-    from codefrontier.analysis.metrics import pass_at_k
-
-    firsts = problem_counts(first_verdicts)
-    episodes = episode_counts(first_verdicts, second_verdicts)
-    usable = [pid for pid, (n, _) in firsts.items() if n >= 2]
-    if not usable:
-        return {"solved_with_repair": None, "first_pass_at_2": None}
-    return {"solved_with_repair": sum(s / n for n, s in map(episodes.get, usable)) / len(usable),
-            "first_pass_at_2": sum(pass_at_k(*firsts[pid], 2) for pid in usable) / len(usable)}
-
-
-def write_repair_table(first_verdicts: list[str | os.PathLike], out: str | os.PathLike) -> Path:
-    """results/repair.parquet from results/{model}/{setting}/{ckpt}/verdicts.parquet files,
-    each with its repair/verdicts.parquet beside it."""
-    rows = []
-    for path in first_verdicts:
-        ckpt = Checkpoint.from_verdicts_path(path)
-        rows += repair_rows(read_records(ckpt.verdicts),
-                            read_records(repaired_verdicts_path(ckpt.verdicts)),
-                            ckpt.model, ckpt.setting, ckpt.name)
-    write_records(rows, out, schema=REPAIR_SCHEMA)
     return Path(out)

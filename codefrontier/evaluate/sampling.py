@@ -7,7 +7,6 @@ setting and the sampling settings, so the file says how it was made.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from contextlib import nullcontext
@@ -17,7 +16,7 @@ from pathlib import Path
 from codefrontier import __version__
 from codefrontier.generation import SamplingSettings, load_backend
 from codefrontier.judge import JudgePool
-from codefrontier.pipeline.provenance import PARQUET_KEY, record
+from codefrontier.pipeline.provenance import parquet_metadata, record
 from codefrontier.pipeline.tables import write_records
 from codefrontier.problems.schema import load_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA
@@ -50,7 +49,7 @@ def sample_checkpoint(model: str, problems_path: str | os.PathLike, out: str | o
                         sampling=asdict(sampling), seed=sampling.seed,
                         codefrontier_version=__version__, judge_worker_losses=losses)
     write_records([asdict(r) for r in records], out, schema=SAMPLES_SCHEMA,
-                  metadata={PARQUET_KEY: json.dumps(provenance, sort_keys=True)})
+                  metadata=parquet_metadata(provenance))
     truncated = sum(r.finish_reason == "length" for r in records)
     log.info("%d samples (%d problems x %d) -> %s; %d hit the token budget", len(records),
              len(problems), sampling.n, out, truncated)

@@ -53,6 +53,9 @@ class Backend(ABC):
         """Release the model (GPU memory)."""
 
 
+BACKENDS = ("transformers", "vllm")
+
+
 def load_backend(name: str, model: str, **options) -> Backend:
     if name == "transformers":
         from codefrontier.generation.transformers_backend import TransformersBackend
@@ -62,4 +65,4 @@ def load_backend(name: str, model: str, **options) -> Backend:
         from codefrontier.generation.vllm_backend import VLLMBackend
 
         return VLLMBackend(model, **options)
-    raise ValueError(f"unknown backend {name!r}: use transformers or vllm")
+    raise ValueError(f"unknown backend {name!r}: use {' or '.join(BACKENDS)}")

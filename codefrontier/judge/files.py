@@ -68,7 +68,7 @@ def judge_files(problems_path: str | os.PathLike, samples_path: str | os.PathLik
         isolation = pool.isolation
         worker_count = pool.worker_count
         losses = pool.worker_losses
-    from codefrontier.pipeline.provenance import PARQUET_KEY, record
+    from codefrontier.pipeline.provenance import parquet_metadata, record
 
     provenance = record([problems_path, samples_path], kind="verdicts", all_tests=all_tests,
                         isolation=isolation.to_dict(), judge_workers=worker_count,
@@ -79,7 +79,7 @@ def judge_files(problems_path: str | os.PathLike, samples_path: str | os.PathLik
                 "judge_workers": str(worker_count),
                 # workers lost (died or silent) and replaced; their samples judged again
                 "judge_worker_losses": str(losses),
-                PARQUET_KEY: json.dumps(provenance, sort_keys=True)}
+                **parquet_metadata(provenance)}
     write_records([asdict(r) for r in results], out_path, schema=VERDICTS_SCHEMA,
                   metadata=metadata)
     return results

@@ -50,6 +50,7 @@ from codefrontier.judge.runs import (
     judge_request,
 )
 from codefrontier.judge.timing import kill_after_s
+from codefrontier.sandbox import procfs
 from codefrontier.sandbox.isolation import (
     LEVELS,
     PRIVATE_TMPFS,
@@ -81,7 +82,6 @@ TMPFS_MB = 256
 # Tests cached per problem in the worker, inputs in the zygote (each, per worker):
 # a sample then sends only its program.
 CACHE_BYTES = 256 * 2**20
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 # ----------------------------------------------------------------- sample process
@@ -114,20 +114,6 @@ def _address_space_in_use() -> int:
         return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def _descendants(pid: int) -> list[int]:
-    found, stack = [], [pid]
-    while stack:
-        parent = stack.pop()
-        try:
-            with open(f"/proc/{parent}/task/{parent}/children") as handle:
-                children = [int(c) for c in handle.read().split()]
-        except OSError:
-            continue
-        found.extend(children)
-        stack.extend(children)
-    return found
-
-
 def _has_children() -> bool:
     """True while any process is left below this subreaper (one syscall)."""
     try:
@@ -147,7 +133,7 @@ def _kill_descendants(isolation: Isolation) -> None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(-1, signal.SIGKILL)  # everything in the namespace but init and us
         else:
-            for pid in _descendants(os.getpid()):
+            for pid in procfs.descendants(os.getpid()):
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(ChildProcessError):
@@ -208,17 +194,6 @@ def _busy_s(pid: int) -> float | None:
     return busiest
 
 
-def _cpu_s(pid: int) -> float | None:
-    """CPU seconds (user + system, every thread) of the process, from /proc/PID/stat;
-    None when that cannot be read."""
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            fields = handle.read().rsplit(")", 1)[1].split()  # the name may hold spaces
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-    except (OSError, IndexError, ValueError):
-        return None
-
-
 def _wait_with_limits(pid: int, pidfd: int, time_limit_s: float, start: float) -> bool:
     """Wait for the test process, ending it at `timing.kill_after_s` of its CPU limit;
     True when the wall-clock backstop killed it.
@@ -236,7 +211,7 @@ def _wait_with_limits(pid: int, pidfd: int, time_limit_s: float, start: float) -
         if select.select([pidfd], [], [], timeout)[0]:
             return False
         wall = time.monotonic() - start
-        cpu, busy = _cpu_s(pid), _busy_s(pid)
+        cpu, busy = procfs.cpu_s(pid), _busy_s(pid)
         if select.select([pidfd], [], [], 0)[0]:  # it ended meanwhile
             return False
         if cpu is not None and cpu >= cpu_limit:

@@ -109,3 +109,20 @@ def _config_findings(path: Path, provenance: dict, config: dict | None) -> list[
         return [Finding(str(path), f"made with another config for rule {used['rule']!r} than the "
                                    f"current one")]
     return []
+
+
+def audit_report(target: str | os.PathLike, config_path: str | os.PathLike | None = None,
+                 root: str | os.PathLike = ".") -> tuple[list[Finding], str]:
+    """`codefrontier audit`: the findings for `target` against the config file (if any),
+    and a summary line."""
+    import yaml
+
+    if not os.path.isdir(root):
+        raise FileNotFoundError(f"--root {root} is not a directory: give the folder the "
+                                f"workflow ran in (the one that holds results/)")
+    config = yaml.safe_load(Path(config_path).read_text()) if config_path else None
+    findings, checked = audit(target, config, root=root)
+    plural = "s" if len(findings) != 1 else ""
+    return findings, (f"audited {checked} outputs and inputs from {target}: "
+                      f"{len(findings) or 'no'} finding{plural}")
+

@@ -11,9 +11,11 @@ import argparse
 from dataclasses import MISSING, field, fields
 
 
-def option(default, help: str):
-    """A field of an options dataclass: its default and its help."""
-    return field(default=default, metadata={"help": help})
+def option(default, help: str, choices: tuple | None = None, kind: type | None = None):
+    """A field of an options dataclass: its default and its help; `kind` is the value's
+    type where the default (None: unset) does not show it."""
+    return field(default=default, metadata={"help": help, "choices": choices,
+                                            "kind": kind or type(default)})
 
 
 def flag(name: str) -> str:
@@ -26,8 +28,8 @@ def add_options(parser, options_class) -> None:
     for item in fields(options_class):
         if item.default is MISSING:
             raise TypeError(f"{options_class.__name__}.{item.name} needs a default")
-        kind = type(item.default)
-        parser.add_argument(flag(item.name), type=kind, default=item.default,
+        parser.add_argument(flag(item.name), type=item.metadata["kind"], default=item.default,
+                            choices=item.metadata["choices"],
                             help=f"{item.metadata['help']} (default: {item.default})")
 
 
@@ -36,12 +38,15 @@ def from_args(options_class, args: argparse.Namespace):
     return options_class(**{item.name: getattr(args, item.name) for item in fields(options_class)})
 
 
+def field_names(options_class) -> list[str]:
+    return [item.name for item in fields(options_class)]
+
+
 def command_line(options_class, values: dict) -> str:
-    """The flags of the fields that `values` (a config block) sets, in field order; keys
-    that are no field of the options are refused."""
-    names = [item.name for item in fields(options_class)]
-    unknown = sorted(set(values) - set(names))
+    """The flags of the fields that `values` (a config block) sets to something other than
+    None, in field order; keys that are no field of the options are refused."""
+    unknown = sorted(set(values) - set(field_names(options_class)))
     if unknown:
         raise ValueError(f"no {options_class.__name__} field {', '.join(unknown)}")
     return " ".join(f"{flag(item.name)} {values[item.name]}" for item in fields(options_class)
-                    if item.name in values)
+                    if values.get(item.name) is not None)

@@ -165,6 +165,19 @@ def record(inputs: Iterable[str | os.PathLike], **fields) -> dict:
 
 PARQUET_KEY = "codefrontier.pipeline.provenance"
 PROVENANCE_FILE = "provenance.json"
+
+
+MARKDOWN_MARK = f"<!-- {PARQUET_KEY} "
+
+
+def markdown_with_provenance(report: str, provenance: dict) -> str:
+    """A Markdown report with its provenance record as a last-line comment (not rendered)."""
+    return f"{report.rstrip()}\n\n{MARKDOWN_MARK}{json.dumps(provenance, sort_keys=True)} -->\n"
+
+
+def parquet_metadata(provenance: dict) -> dict[str, str]:
+    """A parquet footer's metadata carrying a provenance record (`read_provenance`)."""
+    return {PARQUET_KEY: json.dumps(provenance, sort_keys=True)}
 RECORDED_LIBRARIES = ("torch", "transformers", "trl")
 
 
@@ -202,8 +215,9 @@ class UnreadableProvenance(Exception):
 
 
 def read_provenance(path: str | os.PathLike) -> dict | None:
-    """The provenance of an output: provenance.json of a folder, a parquet footer entry.
-    None when it has none; UnreadableProvenance when it cannot be read."""
+    """The provenance of an output: provenance.json of a folder, a parquet footer entry,
+    a Markdown report's last-line comment. None when it has none; UnreadableProvenance
+    when it cannot be read."""
     path = Path(path)
     if path.is_dir():
         file = path / PROVENANCE_FILE
@@ -214,6 +228,10 @@ def read_provenance(path: str | os.PathLike) -> dict | None:
         metadata = _read(path, pq.read_schema).metadata or {}
         raw = metadata.get(PARQUET_KEY.encode())
         return _parse_record(path, raw) if raw else None
+    if path.suffix == ".md":
+        last = _read(path, Path.read_text).rstrip().rsplit("\n", 1)[-1]
+        if last.startswith(MARKDOWN_MARK) and last.endswith("-->"):
+            return _parse_record(path, last[len(MARKDOWN_MARK):-3].encode())
     return None
 
 

@@ -15,7 +15,8 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from codefrontier.evaluate.feedback import MAX_FEEDBACK_TOKENS
+from codefrontier.evaluate.repair import RepairAttemptOptions
+from codefrontier.generation.options import SampleOptions
 from codefrontier.pipeline.layout import (
     ALPHA_PREFIX,
     DATA,
@@ -33,7 +34,7 @@ from codefrontier.pipeline.layout import (
     rl_name,
     trained_reward,
 )
-from codefrontier.pipeline.options import command_line, flag
+from codefrontier.pipeline.options import command_line, field_names, flag
 from codefrontier.settings.registry import setting_entry
 from codefrontier.train.repair import RepairOptions
 
@@ -159,11 +160,10 @@ def repair_options(config: dict, setting: str, model: str = "") -> str:
     """`repair attempt` options: the setting's sampling (one second attempt per failure)
     with `repair.temperature` / `repair.max_new_tokens` over it, and the feedback cap."""
     repair = config.get("repair") or {}
-    sampling = {**setting_sampling(config, setting, model),
-                **{key: repair[key] for key in ("temperature", "max_new_tokens") if key in repair}}
-    return " ".join([f"--backend {sampling.get('backend', 'transformers')}",
-                     f"--max-feedback-tokens {repair.get('max_feedback_tokens', MAX_FEEDBACK_TOKENS)}",
-                     *_flags(sampling, [k for k in SAMPLE_FLAGS if k != "limit"])])
+    values = {**setting_sampling(config, setting, model),
+              **{key: repair[key] for key in ("temperature", "max_new_tokens",
+                                              "max_feedback_tokens") if key in repair}}
+    return command_line(RepairAttemptOptions, _fields_of(RepairAttemptOptions, values))
 
 
 def rl_trl(config: dict, model: str, setting: str) -> dict:
@@ -345,20 +345,15 @@ def setting_sampling(config: dict, setting: str, model: str = "") -> dict:
             **engine}
 
 
-# `sample` options from sampling fields, in command-line order; all but `limit` are the
-# generation options `repair attempt` shares (cli._generation_parser)
-SAMPLE_FLAGS = ("temperature", "top_p", "max_new_tokens", "batch_size", "tensor_parallel_size",
-                "gpu_memory_utilization", "max_model_len", "limit", "seed")
-
-
-def _flags(values: dict, keys) -> list[str]:
-    return [f"{flag(key)} {values[key]}" for key in keys
-            if values.get(key) is not None]
+def _fields_of(options_class, values: dict) -> dict:
+    """The entries of a config block that are fields of the options (a `sampling` block
+    also holds `per_setting`, and `n` is no option of `repair attempt`)."""
+    names = set(field_names(options_class))
+    return {key: value for key, value in values.items() if key in names}
 
 
 def sampling_options(sampling: dict) -> str:
-    return " ".join([f"--backend {sampling.get('backend', 'transformers')}",
-                     f"--n {sampling['n']}", *_flags(sampling, SAMPLE_FLAGS)])
+    return command_line(SampleOptions, _fields_of(SampleOptions, sampling))
 
 
 def command_options(config: dict, rule: str, **wildcards: str) -> str:

@@ -89,3 +89,24 @@ register_source(ProblemSource("bundled", _bundled, splits=("train", "eval")))
 register_source(ProblemSource("livecodebench", _livecodebench))
 register_source(ProblemSource("codecontests-plus", _codecontests_plus))
 register_source(ProblemSource("humaneval", _humaneval))
+
+
+# the `problems build` options a problems file's provenance records
+RECORDED_OPTIONS = ("source", "split", "instances", "release", "start_date", "end_date",
+                    "difficulty", "platform", "config", "limit")
+
+
+def build_problems(args: argparse.Namespace) -> tuple[list[Problem], str]:
+    """`problems build`: the source's problems written to `args.out`, with provenance (the
+    local dataset folder and the problems they were drawn disjoint from are its inputs)."""
+    from codefrontier.pipeline.provenance import parquet_metadata, record
+    from codefrontier.problems.schema import save_problems
+
+    problems, note = load_source(args)
+    inputs = [args.data_dir] if getattr(args, "data_dir", None) else []
+    inputs += args.disjoint_from
+    options = {k: str(v) for k, v in vars(args).items()
+               if k in RECORDED_OPTIONS and v not in (None, [])}
+    save_problems(problems, args.out,
+                  metadata=parquet_metadata(record(inputs, kind="problems", **options)))
+    return problems, note

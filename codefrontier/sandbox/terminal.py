@@ -42,7 +42,7 @@ import weakref
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from codefrontier.sandbox import linux
+from codefrontier.sandbox import linux, procfs
 from codefrontier.sandbox.isolation import SYSTEM_DIRS, SandboxError, covered, python_dirs
 from codefrontier.sandbox.textcut import cut_stream, excerpt_bytes
 
@@ -56,7 +56,6 @@ WORKSPACE_INODES = 65_536  # files and folders in a workspace
 TIMES_FD = 3  # where the sandbox's shell reports the command's CPU time (bash's `times`)
 QUOTA_CHECK_S = 0.5  # without root: how often a running command's workspace is measured
 DRAIN_S = 5.0  # after bwrap exited: the longest wait for the output to close, the init to end
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 SETPRIV = "/usr/bin/setpriv"  # as root: drops to the sandbox uid (inside, from the bound /usr)
 BWRAP_FALLBACKS = ("/usr/bin/bwrap", "/bin/bwrap")  # where PATH lacks it
 _MISSING_BWRAP = ("bubblewrap (bwrap) is not installed; the Terminal needs it: "
@@ -241,28 +240,6 @@ class _Watched:
     cpu_at_kill: float  # the CPU seconds of its processes just before
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    with contextlib.suppress(OSError):
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as f:
-                found += [int(child) for child in f.read().split()]
-    return found
-
-
-def _tree_cpu_s(pid: int) -> float:
-    """CPU seconds of the process, its descendants and the children they reaped."""
-    total, stack = 0.0, [pid]
-    while stack:
-        current = stack.pop()
-        with contextlib.suppress(OSError, IndexError, ValueError), \
-                open(f"/proc/{current}/stat") as handle:
-            fields = handle.read().rsplit(")", 1)[1].split()
-            total += sum(int(f) for f in fields[11:15]) / CLOCK_TICKS
-        stack += _children(current)
-    return total
-
-
 def _pipe_above(lowest: int) -> tuple[int, int]:
     """A pipe whose ends are numbered `lowest` or more (out of the way of fds 0-9)."""
     read_end, write_end = os.pipe()
@@ -324,7 +301,7 @@ class _CommandRun:
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(self.init_pidfd, signal.SIGKILL)
             return
-        inits = _children(self.process.pid)
+        inits = procfs.children(self.process.pid)
         for pid in inits:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
@@ -647,7 +624,7 @@ class Terminal:
                     next_check = now + QUOTA_CHECK_S
                     exceeded = self._over_quota()
                 if timed_out or exceeded:
-                    cpu_at_kill, killed_at = _tree_cpu_s(run.process.pid), now
+                    cpu_at_kill, killed_at = procfs.tree_cpu_s(run.process.pid), now
                     run.kill()
             if ended is None and now > killed_at + DRAIN_S:
                 run.process.kill()  # the sandbox did not end: the last resort

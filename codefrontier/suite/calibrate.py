@@ -13,6 +13,7 @@ time, for every problem:
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from codefrontier.judge import JudgePool, Sample
@@ -122,3 +123,38 @@ def calibrate(pairs: list[tuple[Instance, Problem]], pool: JudgePool) -> list[Ca
             slow_largest_cpu_s=raised.cpu_s[0] if raised else None,
             buggy_outcome=buggy.outcome if buggy else None))
     return reports
+
+
+def calibration_table(reports: list[Calibration]) -> str:
+    """The reports as a fixed-width table, one line per problem, and a summary line."""
+    lines = [f"{'problem':<34}{'limit s':>8}{'eff. cpu s':>11}{'limit/eff':>10}"
+             f"{'slow passes':>12}{'slow largest':>13}{'÷ limit':>8}  ok"]
+    for report in reports:
+        lines.append(
+            f"{report.problem_id:<34}{report.time_limit_s:>8g}{report.efficient_max_cpu_s:>11.3f}"
+            f"{report.efficient_margin:>9.1f}×{report.slow_passed_up_to or '-':>12}"
+            f"{report.slow_largest_verdict or '-':>13}{report.slow_margin:>8}  "
+            f"{'; '.join(report.problems) or 'yes'}")
+    calibrated = sum(not report.problems for report in reports)
+    lines.append(f"{calibrated} of {len(reports)} problems calibrated")
+    return "\n".join(lines)
+
+
+def calibration_pairs(split: str | None, count: int | None = None,
+                      difficulties: Collection[str] | None = None,
+                      families: Collection[str] | None = None, knob_pool: int | None = None,
+                      disjoint_from: Collection[str] = ()) -> list[tuple[Instance, Problem]]:
+    """The instances to calibrate with their problems: without a split, the first train
+    instance of each family; with one, every instance of that build, as `problems build`
+    makes it (tests drawn again where `disjoint_from`'s problems have their input)."""
+    from codefrontier.problems.sources import test_inputs
+    from codefrontier.suite.build import build_bundled, instances, load_families, to_problem
+
+    if split is None:
+        chosen = [f for f in load_families() if not families or f.slug in families]
+        return [(instance, to_problem(instance))
+                for instance in (family.instance("train", 0) for family in chosen)]
+    selection = (split, count, difficulties, families, knob_pool)
+    return list(zip(instances(*selection),
+                    build_bundled(split, count, test_inputs(list(disjoint_from)),
+                                  *selection[2:]), strict=True))

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Collection
 from functools import partial
 
@@ -227,3 +228,24 @@ def build_sft(split: str = "train", count: int | None = None,
         return [record for instance in chosen
                 for record in sft_records(instance, settings, pool, with_fixes, with_repairs,
                                           mask_failed_attempts)]
+
+
+def write_sft_data(out: str | os.PathLike, split: str = "train", count: int | None = None,
+                   difficulties: Collection[str] = (), families: Collection[str] = (),
+                   knob_pool: int | None = None, settings: Collection[str] = ("reasoning",),
+                   with_fixes: bool = False, with_repairs: bool = False,
+                   mask_failed_attempts: bool = False) -> list[dict]:
+    """`problems sft`: build_sft's conversations written to `out` (SFT_SCHEMA) with
+    provenance; the records."""
+    from codefrontier.pipeline.provenance import parquet_metadata, record
+    from codefrontier.pipeline.tables import write_records
+
+    settings = list(settings)
+    records = build_sft(split, count, set(difficulties) or None, set(families) or None,
+                        knob_pool, settings, with_fixes, with_repairs, mask_failed_attempts)
+    provenance = record([], kind="sft-data", split=split, instances=count,
+                        difficulty=sorted(difficulties), settings=settings,
+                        with_fixes=with_fixes, with_repairs=with_repairs,
+                        mask_failed_attempts=mask_failed_attempts)
+    write_records(records, out, schema=SFT_SCHEMA, metadata=parquet_metadata(provenance))
+    return records

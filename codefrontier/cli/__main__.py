@@ -1,0 +1,7 @@
+"""`python -m codefrontier.cli`: the command line, as the `codefrontier` script runs it."""
+
+import sys
+
+from codefrontier.cli import main
+
+sys.exit(main())

@@ -1,0 +1,151 @@
+"""`frontier`, `ensemble`, `repair table`, `claims`, `plots`, `show`, `timings`, `rl-log`:
+the tables, reports and charts of a run."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def _endpoints(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
+    return {model: (low, high) for model, low, high in args.merge or []}
+
+
+def _frontier(args: argparse.Namespace) -> int:
+    from codefrontier.analysis.frontier import write_frontier
+
+    rows = write_frontier(args.verdicts, args.problems, _endpoints(args), args.out)
+    print(f"{rows} frontier rows from {len(args.verdicts)} checkpoints -> {args.out}")
+    return 0
+
+
+def _ensemble(args: argparse.Namespace) -> int:
+    from codefrontier.analysis.ensemble import write_ensemble
+
+    rows = write_ensemble(args.verdicts, _endpoints(args), args.repaired, args.out)
+    print(f"{rows} ensemble rows from {len(args.verdicts)} checkpoints -> {args.out}")
+    return 0
+
+
+def _repair_table(args: argparse.Namespace) -> int:
+    from codefrontier.analysis.repair_table import write_repair_table
+
+    print(f"repair rates -> {write_repair_table(args.verdicts, args.out)}")
+    return 0
+
+
+def _claims(args: argparse.Namespace) -> int:
+    from codefrontier.analysis.claims import write_claims
+
+    report, warnings = write_claims(args.frontier, args.ensemble, args.merges, args.repair,
+                                    args.out)
+    print(report)
+    for warning in warnings:
+        print(f"WARNING: {warning}", file=sys.stderr)
+    return 0
+
+
+def _plots(args: argparse.Namespace) -> int:
+    from codefrontier.analysis.plots import write_plots
+
+    for path in write_plots(args.frontier, args.ensemble, args.out_dir):
+        print(path)
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from codefrontier.analysis.show import frontier_markdown
+
+    print(frontier_markdown(pd.read_parquet(args.frontier), args.setting or None), end="")
+    return 0
+
+
+def _timings(args: argparse.Namespace) -> int:
+    from codefrontier.analysis.timings import render, stage_times
+
+    print(render(stage_times(args.benchmarks)))
+    return 0
+
+
+def _rl_log(args: argparse.Namespace) -> int:
+    from codefrontier.train.rl_log import run_summary
+
+    print("\n".join(run_summary(Path(run), args.window) for run in args.runs), end="")
+    return 0
+
+
+def add_repair_table(repair_commands) -> None:
+    """`repair table`, under the `repair` command that `cli.evaluate` registers."""
+    table = repair_commands.add_parser(
+        "table", help="repair rates by the first failure's type (docs/results.md)")
+    table.add_argument("--verdicts", nargs="+", required=True,
+                       help="first attempts' results/<model>/<setting>/<ckpt>/verdicts.parquet, "
+                            "each with repair/verdicts.parquet beside it")
+    table.add_argument("--out", required=True, help="output parquet")
+    table.set_defaults(handler=_repair_table)
+
+
+def _add_tables(commands) -> None:
+    aggregate = argparse.ArgumentParser(add_help=False)
+    aggregate.add_argument("--verdicts", nargs="+", required=True,
+                           help="results/<model>/<setting>/<ckpt>/verdicts.parquet files")
+    aggregate.add_argument("--merge", nargs=3, action="append", metavar=("MODEL", "LOW", "HIGH"),
+                           help="a model's merge endpoints (RL rewards); repeat per model")
+    aggregate.add_argument("--out", required=True, help="output parquet")
+    frontier = commands.add_parser("frontier", parents=[aggregate],
+                                   help="outcome rates per model x setting x checkpoint x "
+                                        "difficulty (docs/results.md)")
+    frontier.add_argument("--problems", required=True, help="the evaluation problems")
+    frontier.set_defaults(handler=_frontier)
+    ensemble = commands.add_parser("ensemble", parents=[aggregate],
+                                   help="pass@k of checkpoints and pools at equal budget")
+    ensemble.add_argument("--repaired", nargs="*", default=[], metavar="PATH",
+                          help="second attempts' results/<model>/<setting>/<ckpt>/repair/"
+                               "verdicts.parquet: a repair:<ckpt> pool each (two samples an "
+                               "episode)")
+    ensemble.set_defaults(handler=_ensemble)
+
+
+def _add_reports(commands) -> None:
+    claims = commands.add_parser(
+        "claims", help="check the headline claims (endpoint separation, interpolation trend, "
+                       "extrapolation, reach, ensembles) on a run's tables",
+        description="Writes a Markdown report; claims that do not hold are reported with "
+                    "their figures. Warns when the RL endpoints are indistinguishable.")
+    claims.add_argument("--frontier", required=True)
+    claims.add_argument("--ensemble", required=True)
+    claims.add_argument("--merges", nargs="*", default=[], metavar="FOLDER",
+                        help="merged checkpoint folders (their provenance gives ‖θ_high − θ_low‖)")
+    claims.add_argument("--repair", help="the repair table (results/repair.parquet), if any")
+    claims.add_argument("--out", required=True, help="the report (.md)")
+    claims.set_defaults(handler=_claims)
+    plots = commands.add_parser("plots", help="Altair charts (.html and .png)")
+    plots.add_argument("--frontier", required=True)
+    plots.add_argument("--ensemble", required=True)
+    plots.add_argument("--out-dir", required=True)
+    plots.set_defaults(handler=_plots)
+    show = commands.add_parser(
+        "show", help="the frontier table as Markdown: rates ± SE and frontier distances per "
+                     "model x setting")
+    show.add_argument("frontier", nargs="?", default="results/frontier.parquet")
+    show.add_argument("--setting", action="append", default=[],
+                      help="this setting only (repeat for several)")
+    show.set_defaults(handler=_show)
+    timings = commands.add_parser(
+        "timings", help="where a workflow run's time went, per stage (from its benchmark files)")
+    timings.add_argument("benchmarks", nargs="?", default="results/benchmarks")
+    timings.set_defaults(handler=_timings)
+    rl_log = commands.add_parser(
+        "rl-log", help="a GRPO run's reward, outcome mix and (repair runs) first attempts per "
+                       "window of steps, from its work folder's logs")
+    rl_log.add_argument("runs", nargs="+", help="run folders (their OUT.work holds the logs)")
+    rl_log.add_argument("--window", type=int, default=5, help="reward calls per row (default: 5)")
+    rl_log.set_defaults(handler=_rl_log)
+
+
+def register(commands) -> None:
+    _add_tables(commands)
+    _add_reports(commands)

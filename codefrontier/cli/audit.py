@@ -1,0 +1,27 @@
+"""`audit`: an output's provenance checked against its inputs, code and config."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from codefrontier.pipeline.audit import audit_report
+
+    findings, summary = audit_report(args.target, args.config, args.root)
+    print("\n".join([*map(str, findings), summary]))
+    return 1 if findings else 0
+
+
+def register(commands) -> None:
+    audit = commands.add_parser(
+        "audit", help="check an output's provenance: changed inputs, missing provenance, "
+                      "other code or config", description="Exit status 1 when anything is off.")
+    audit.add_argument("target", help="an output file or checkpoint folder")
+    audit.add_argument("--config", help="the current workflow config (e.g. config.yaml) to "
+                                        "compare config slices against")
+    audit.add_argument("--root", default=".", metavar="DIR",
+                       help="the workflow root that recorded input paths are relative to "
+                            "(default: the current directory); give a copied or moved tree's "
+                            "own root to audit it against its own files")
+    audit.set_defaults(handler=_audit)
