@@ -1,9 +1,12 @@
 """The headline claims, checked on crafted frontier and ensemble tables."""
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
-from codefrontier.analysis.claims import check, spearman
+from codefrontier.analysis.claims import check, merge_delta_norms, spearman, write_claims
+from codefrontier.pipeline.provenance import read_provenance
 
 
 def row(checkpoint, kind, alpha, correct, optimization, correctness, se=0.02):
@@ -179,3 +182,23 @@ def test_repair_rates_are_reported_per_checkpoint():
     assert "sft: repaired 0.180 ± 0.050 of 100 failed first attempts" in line
     assert "(optimization 0.500 of 20, correctness 0.100 of 80)" in line
     assert "solved with repair 0.400 vs pass@2 of first attempts 0.300" in line
+
+
+def test_the_written_report_carries_its_provenance(tmp_path):
+    FRONTIER.to_parquet(tmp_path / "frontier.parquet")
+    ENSEMBLE.to_parquet(tmp_path / "ensemble.parquet")
+    out = tmp_path / "claims" / "claims.md"
+    report, _ = write_claims(tmp_path / "frontier.parquet", tmp_path / "ensemble.parquet", [],
+                             None, out)
+    assert out.read_text().startswith(report.rstrip())
+    provenance = read_provenance(out)
+    assert provenance["kind"] == "claims"
+    assert [Path(i["path"]).name for i in provenance["inputs"]] == ["frontier.parquet",
+                                                                   "ensemble.parquet"]
+    (tmp_path / "plain.md").write_text("# no record\n")
+    assert read_provenance(tmp_path / "plain.md") is None
+
+
+def test_a_folder_that_is_no_merge_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="is not a merge folder"):
+        merge_delta_norms([tmp_path / "results" / "tiny" / "sft"])

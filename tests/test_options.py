@@ -1,12 +1,18 @@
 """Typed options: one dataclass gives a command's flags and the workflow's command line."""
 
 import argparse
+from pathlib import Path
 
 import pytest
+import yaml
 
+from codefrontier.evaluate.repair import RepairAttemptOptions
+from codefrontier.generation.options import SampleOptions
 from codefrontier.pipeline import workflow as wf
-from codefrontier.pipeline.options import add_options, command_line, from_args
+from codefrontier.pipeline.options import add_options, command_line, field_names, from_args
 from codefrontier.train.repair import RepairOptions
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def test_flags_parse_back_to_the_options_and_default_to_the_fields():
@@ -35,3 +41,47 @@ def test_the_repair_run_passes_its_config_block_as_flags():
     assert wf.rl_options(config, "tiny", "repair-kinf") == \
         "--reward kinf --repair --buffer-size 16"
     assert wf.rl_options(config, "tiny", "k2") == "--reward k2"
+
+
+def parsed(options_class, argv: list[str]):
+    parser = argparse.ArgumentParser()
+    add_options(parser, options_class)
+    return from_args(options_class, parser.parse_args(argv))
+
+
+@pytest.mark.parametrize("options_class", [SampleOptions, RepairAttemptOptions])
+def test_generation_options_default_to_their_fields_and_unset_values_stay_unset(options_class):
+    assert parsed(options_class, []) == options_class()
+    assert options_class().gpu_memory_utilization is None
+    given = parsed(options_class, ["--backend", "vllm", "--gpu-memory-utilization", "0.3"])
+    assert given.backend_options()["gpu_memory_utilization"] == 0.3
+    with pytest.raises(SystemExit):
+        parsed(options_class, ["--backend", "tgi"])
+
+
+def test_a_sampling_block_becomes_the_sample_command_line_and_parses_back():
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    sampling = wf.setting_sampling(config, "tool_use", "tiny")
+    line = wf.sampling_options(sampling)
+    options = parsed(SampleOptions, line.split())
+    assert (options.n, options.max_new_tokens, options.batch_size) == (2, 256, 96)
+    assert options.temperature == sampling["temperature"] and options.limit is None
+    assert options.sampling(options.n).n == 2
+
+
+def test_the_repair_block_overrides_the_settings_sampling_on_the_command_line():
+    config = {**yaml.safe_load((REPO / "config.yaml").read_text()),
+              "repair": {"temperature": 0.7, "max_feedback_tokens": 99}}
+    options = parsed(RepairAttemptOptions, wf.repair_options(config, "reasoning", "tiny").split())
+    assert (options.temperature, options.max_feedback_tokens) == (0.7, 99)
+    assert options.max_new_tokens == config["sampling"]["max_new_tokens"]
+
+
+def test_every_sampling_key_of_the_schema_is_a_sample_option():
+    schema = yaml.safe_load((REPO / "config.schema.yaml").read_text())["properties"]
+    keys = set(schema["sampling"]["properties"]) - {"per_setting"}
+    assert keys <= set(field_names(SampleOptions))
+    model_keys = schema["models"]["additionalProperties"]["properties"]["sampling"]["properties"]
+    assert set(model_keys) <= set(field_names(SampleOptions))
+    repair_keys = set(schema["repair"]["properties"]) - {"checkpoints", "settings"}
+    assert repair_keys <= set(field_names(RepairAttemptOptions))

@@ -23,6 +23,7 @@ from codefrontier.analysis.plots import (
     write_plots,
 )
 from codefrontier.judge.verdicts import OUTCOMES
+from codefrontier.pipeline.provenance import read_provenance
 from codefrontier.pipeline.tables import write_records
 
 SAMPLES = 60  # 15 problems x 4 samples, as in the default run
@@ -245,6 +246,9 @@ def test_write_plots_writes_readable_charts(tmp_path):
         width, height = png_size(png)
         assert width > 800 and height > 500 and png.stat().st_size > 20_000
     assert "sft = rl-k2 = a0" in (tmp_path / "plots" / "frontier.html").read_text()
+    provenance = read_provenance(tmp_path / "plots")
+    assert provenance["kind"] == "plots" and len(provenance["inputs"]) == 2
+    assert sorted(provenance["charts"]) == sorted(p.name for p in written)
 
 
 SETTINGS = ("reasoning", "tool_use", "agentic")

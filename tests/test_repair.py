@@ -4,6 +4,7 @@ import dataclasses
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
@@ -12,6 +13,7 @@ from test_training import FAST_SUM, SLOW_SUM, SPEC, answer, sum_problem
 from codefrontier.analysis.repair_table import REPAIR_SCHEMA, repair_rows
 from codefrontier.evaluate.repair import repair_conversation
 from codefrontier.models.embedded import init_embedded_model
+from codefrontier.pipeline.provenance import read_provenance
 from codefrontier.pipeline.tables import read_records, write_records
 from codefrontier.problems.schema import save_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA
@@ -97,6 +99,10 @@ def test_second_attempts_of_a_real_model_are_judged_and_tabled(tmp_path):
         tmp_path / "repair.parquet")
     table = pq.read_table(tmp_path / "repair.parquet")
     assert table.schema.names == REPAIR_SCHEMA.names
+    provenance = read_provenance(tmp_path / "repair.parquet")
+    assert provenance["kind"] == "repair_table" and [Path(i["path"]).parts[-2:] for i in
+                                                     provenance["inputs"]] == [
+        (folder.name, "verdicts.parquet"), ("repair", "verdicts.parquet")]
     rows = {r["first_failure"]: r for r in table.to_pylist()}
     assert rows["all"]["attempts"] == 2 and rows["optimization_failure"]["attempts"] == 1
     assert rows["all"]["repaired"] + sum(  # every second attempt has one outcome
