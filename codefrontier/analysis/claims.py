@@ -299,7 +299,7 @@ def check(frontier: pd.DataFrame, ensemble: pd.DataFrame,
     return header + "\n".join(sections), warnings
 
 
-def trained_in(rows: pd.DataFrame, setting: str) -> str:
+def rows_trained_in(rows: pd.DataFrame, setting: str) -> str:
     """The setting whose runs (and merges) a setting's RL rows come from: its own, unless
     the table's `trained_in` column names another (tables without it: its own)."""
     if "trained_in" not in rows:
@@ -320,7 +320,7 @@ def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.Dat
     if low.empty or high.empty:
         return f"{title}no merge curve: nothing to check\n", []
     low, high = low.iloc[0], high.iloc[0]
-    delta = endpoints_differ(model, trained_in(rows, setting), delta_norms)
+    delta = endpoints_differ(model, rows_trained_in(rows, setting), delta_norms)
     claims = [delta, endpoints_separate(low, high), interpolation_trend(curve),
               extrapolation(curve, low, high), in_reach(curve)]
     claims += [c for c in (protocol_learned(rows),) if c]

@@ -173,10 +173,11 @@ def sample_stats(checkpoint: Checkpoint) -> dict[tuple[str, int], dict]:
             for row in table.to_pylist()}
 
 
-def trained_in(checkpoint: Checkpoint) -> str | None:
-    """The setting whose GRPO runs made an RL or merged checkpoint: the folder its samples
-    were drawn from is results/<model>/<setting>/rl/<reward> or .../merge/a<alpha> (the
-    samples' provenance); a folder outside that layout counts as the row's own setting."""
+def runs_setting(checkpoint: Checkpoint) -> str | None:
+    """The setting whose GRPO runs made an RL or merged checkpoint, the table's
+    `trained_in`: the workflow chose it (workflow.trained_in) and the samples' provenance
+    names the folder it chose, results/<model>/<setting>/rl/<reward> or .../merge/a<alpha>;
+    a folder outside that layout counts as the row's own setting."""
     if checkpoint.kind == "sft":
         return None
     recorded = (read_provenance(checkpoint.samples) or {}).get("model", "") \
@@ -210,7 +211,7 @@ def frontier_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLik
         check_format_causes(verdicts, ckpt.verdicts)
         stats = sample_stats(ckpt)
         low_high = (endpoints or {}).get(ckpt.model)
-        source = trained_in(ckpt)
+        source = runs_setting(ckpt)
         for level in (*DIFFICULTIES, "all"):
             chosen = [v for v in verdicts if level == "all" or difficulty[v["problem_id"]] == level]
             if chosen:
