@@ -12,7 +12,7 @@ import json
 import os
 
 import pytest
-from conftest import call_problem, stdin_problem
+from conftest import call_problem
 
 from codefrontier.generation.base import Backend, Generation, SamplingSettings
 from codefrontier.models.embedded import train_tokenizer
@@ -22,10 +22,8 @@ from codefrontier.settings.environments import (
     NO_SUBMISSION,
     TURN_BUDGET_EXHAUSTED,
     AgenticLimits,
-    ToolUseLimits,
     workspace_files,
 )
-from codefrontier.settings.episodes import rollout_answer
 from codefrontier.settings.examples import statement_examples
 from codefrontier.settings.registry import get_setting
 
@@ -263,21 +261,6 @@ def test_records_fit_the_samples_schema(tokenizer, judge):
     assert isinstance(records[0], SampleRecord)
 
 
-def test_rollout_answers_from_trl_completions(judge):
-    from codefrontier.settings.environments import PythonToolEnvironment
-
-    environment = PythonToolEnvironment(judge, {"sum": stdin_problem()}, ToolUseLimits())
-    environment.reset(problem_id="sum")
-    final = [{"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "python"}}]},
-             {"role": "tool", "content": "exit status: 0"},
-             {"role": "assistant", "content": fenced(SUM_PROGRAM)}]
-    assert rollout_answer(final, environment, truncated=False).episode_error is None
-    spent = [*final[:2], final[0]]
-    assert rollout_answer(spent, environment, False).episode_error == TURN_BUDGET_EXHAUSTED
-    cut = [*final[:2], {"role": "assistant", "content": "text"}]
-    assert rollout_answer(cut, environment, truncated=True).episode_error == "truncated"
-
-
 def test_settings_reject_limits_of_another_setting():
     with pytest.raises(ValueError, match=r"no episode limit max_turns .*max_tool_calls"):
         get_setting("tool_use", {"max_turns": 3})
@@ -286,7 +269,7 @@ def test_settings_reject_limits_of_another_setting():
     with pytest.raises(ValueError, match="unknown setting"):
         get_setting("chat")
     agentic = get_setting("agentic", {"max_turns": 3})
-    assert (agentic.max_turns, agentic.max_tool_rounds) == (3, 3)
+    assert agentic.max_turns == 3
     tool_use = get_setting("tool_use", {"max_tool_calls": 1})
-    assert (tool_use.max_turns, tool_use.max_tool_rounds) == (2, 1)
+    assert tool_use.max_turns == 2
     assert AgenticLimits().max_turns == 4

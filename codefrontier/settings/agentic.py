@@ -26,9 +26,5 @@ class AgenticSetting(MultiTurnSetting):
         # an accepted submission ends the episode: no turn after the last action
         return self.limits.max_turns
 
-    @property
-    def max_tool_rounds(self) -> int:
-        return self.limits.max_turns
-
     def environment(self, problems: Mapping[str, Problem], pool=None) -> TerminalEnvironment:
         return TerminalEnvironment(problems, self.limits)

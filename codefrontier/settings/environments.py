@@ -1,12 +1,13 @@
 """What a tool call does in the multi-turn settings: the environments.
 
-Each class is a TRL environment (GRPOTrainer's `environment_factory`): `reset(**row)`
-starts an episode for the row's problem; every other public method is a tool the
+Each class follows TRL's environment protocol: `reset(problem_id=...)` starts an
+episode for a problem; every other public method is a tool the
 model may call, its signature and docstring becoming the tool's JSON schema in the
 prompt; `episode_answer(environment, ...)` says what the judge gets when the episode
-is over, and `end_episode` frees what it holds. Evaluation drives
-the same classes (settings/episodes.py), so training and evaluation run one
-environment, and the tiny model and Qwen2.5 one tool-call protocol.
+is over, and `end_episode` frees what it holds. Evaluation and GRPO rollouts play
+episodes against the same classes with the same runner (settings/episodes.py,
+train/multi_turn.py), so training and evaluation run one environment, and the tiny
+model and Qwen2.5 one tool-call protocol.
 
 * `PythonToolEnvironment` (tool_use): `python(code, stdin)` runs a program in the
   judge's sandbox, on an input the model chooses, and shows its exit status and

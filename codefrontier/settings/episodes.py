@@ -76,8 +76,11 @@ def call_tool(environment, call: dict) -> str:
 
 
 def parse_turn(tokenizer, generation, tools: list) -> dict:
+    """The turn as a message: its content and parsed tool calls ({} for no tokens)."""
     from trl.chat_template_utils import parse_response
 
+    if not generation.token_ids:
+        return {}
     return parse_response(tokenizer, list(generation.token_ids),
                           prefix=list(generation.prompt_token_ids), tools=tools)
 
@@ -143,20 +146,3 @@ def _end(episode: Episode, final_text: str, ended_by: str | None,
     episode.ended_by = ended_by
     episode.finish_reason = finish_reason
     episode.done = True
-
-
-def rollout_answer(completion: list[dict], environment, truncated: bool) -> Answer:
-    """The answer of an episode TRL played (GRPO rollouts): the completion's messages
-    (assistant turns with their parsed tool calls, tool results) and its environment."""
-    assistant = [m for m in completion if m.get("role") == "assistant"]
-    final = assistant[-1] if assistant else {"content": ""}
-    content = final.get("content") or ""
-    if truncated:
-        ended_by = TRUNCATED
-    elif final.get("tool_calls") and getattr(environment, "submitted", None) is None:
-        ended_by = TURN_BUDGET_EXHAUSTED  # TRL stopped at max_tool_calling_iterations
-    elif TOOL_CALL_OPEN in content:
-        ended_by = MALFORMED_TOOL_CALL
-    else:
-        ended_by = None
-    return episode_answer(environment, content, ended_by)

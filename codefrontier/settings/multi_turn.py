@@ -32,14 +32,9 @@ class MultiTurnSetting(Setting):
     def max_turns(self) -> int:
         """Model turns per episode at evaluation, the answering turn included."""
 
-    @property
-    @abstractmethod
-    def max_tool_rounds(self) -> int:
-        """Rounds of tool calls per episode (TRL's `max_tool_calling_iterations`)."""
-
     @abstractmethod
     def environment(self, problems: Mapping[str, Problem], pool=None):
-        """A fresh environment (TRL's environment_factory calls this per rollout)."""
+        """A fresh environment, one per episode (evaluation and GRPO rollouts alike)."""
 
     def messages(self, problem: Problem) -> list[dict]:
         return [{"role": "system", "content": SYSTEM_PROMPT},

@@ -24,10 +24,6 @@ class ToolUseSetting(MultiTurnSetting):
     def max_turns(self) -> int:
         return self.limits.max_tool_calls + 1  # the calls, then the answer
 
-    @property
-    def max_tool_rounds(self) -> int:
-        return self.limits.max_tool_calls
-
     def needs_judge_pool(self) -> bool:
         return True
 

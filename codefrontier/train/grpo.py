@@ -2,7 +2,8 @@
 
 One run per reward (R_k for a k, R_inf, or a shaping variant). Single-turn completions
 are sampled by the evaluation's compacting sampler (train/rollout.py) unless vLLM
-samples; multi-turn settings run TRL's tool loop. Completions are
+samples; multi-turn episodes are played by the evaluation's episode runner
+(train/multi_turn.py). Completions are
 judged in the sandbox by a JudgePool whose workers are fresh processes started
 before the trainer touches an accelerator; a hostile or broken completion gets
 a verdict, never an exception in the training loop. For R_k only the tests the
@@ -33,11 +34,10 @@ from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.problems.schema import Problem, load_problems
 from codefrontier.rewards import parse_reward, tests_needed
 from codefrontier.settings.base import Setting
-from codefrontier.settings.environments import end_episode
-from codefrontier.settings.episodes import rollout_answer
 from codefrontier.settings.multi_turn import MultiTurnSetting
 from codefrontier.settings.registry import get_setting
 from codefrontier.train.common import train_and_save, trainer_config, work_dir_for
+from codefrontier.train.multi_turn import MultiTurnRollout
 from codefrontier.train.repair import REPAIR_LOG, RepairOptions, RepairRollout
 from codefrontier.train.rollout import SingleTurnRollout
 
@@ -88,22 +88,29 @@ class JudgeReward:
         self.calls = 0
 
     def __call__(self, prompts, completions, completion_ids, problem_id, trainer_state=None,
-                 log_metric=None, environments=None, final_text=None, final_truncated=None,
-                 first_reward=None, first_attempt_weight=None, **_) -> list[float]:
+                 log_metric=None, final_text=None, final_truncated=None, first_reward=None,
+                 first_attempt_weight=None, answer_completion=None, answer_code=None,
+                 answer_error=None, answer_truncated=None, **_) -> list[float]:
         """`final_text` / `final_truncated` (a repair rollout's fields) name the program
         to judge when the completion holds more than one attempt; `first_reward` (the
-        first attempt's, None without one) enters with `first_attempt_weight`."""
-        if final_text is not None:
+        first attempt's, None without one) enters with `first_attempt_weight`. The
+        `answer_*` fields (a multi-turn rollout's) are what each episode handed in."""
+        if answer_completion is not None:
+            samples = [Sample(pid, index, completion=text, code=code,
+                              finish_reason="length" if truncated else "stop",
+                              episode_error=error)
+                       for index, (pid, text, code, error, truncated) in enumerate(zip(
+                           problem_id, answer_completion, answer_code, answer_error,
+                           answer_truncated, strict=True))]
+        elif final_text is not None:
             samples = [Sample(pid, index, completion=text,
                               finish_reason="length" if truncated else "stop")
                        for index, (text, truncated, pid) in enumerate(
                            zip(final_text, final_truncated, problem_id, strict=True))]
         else:
-            environments = environments or [None] * len(completions)
-            samples = [self._sample(pid, index, completion, ids, environment)
-                       for index, (completion, ids, pid, environment) in enumerate(
-                           zip(completions, completion_ids, problem_id, environments,
-                               strict=True))]
+            samples = [self._sample(pid, index, completion, ids)
+                       for index, (completion, ids, pid) in enumerate(
+                           zip(completions, completion_ids, problem_id, strict=True))]
         start = time.perf_counter()
         results = self.judge(samples)
         rewards = [self.score(r) for r in results]
@@ -125,18 +132,11 @@ class JudgeReward:
         """Judge samples on the tests this reward looks at."""
         return self.pool.judge(self.problems, samples, all_tests=self._all_tests)
 
-    def _sample(self, problem_id: str, index: int, completion, ids, environment) -> Sample:
-        """What the judge gets from one rollout: the final turn's text, or what the
-        episode's environment says (a submitted file, an episode's own format error)."""
+    def _sample(self, problem_id: str, index: int, completion, ids) -> Sample:
+        """What the judge gets from a single-turn rollout: the completion's text."""
         truncated = len(ids) >= self.max_completion_length
-        if environment is None:
-            return Sample(problem_id, index, completion=_text(completion),
-                          finish_reason="length" if truncated else "stop")
-        answer = rollout_answer(completion, environment, truncated)
-        end_episode(environment)  # free its workspace now, not at the next reset
-        return Sample(problem_id, index, completion=answer.completion, code=answer.code,
-                      finish_reason="length" if truncated else "stop",
-                      episode_error=answer.episode_error)
+        return Sample(problem_id, index, completion=_text(completion),
+                      finish_reason="length" if truncated else "stop")
 
     def _record(self, results, rewards, problem_ids, trainer_state, log_metric,
                 judge_s: float = 0.0) -> None:
@@ -182,15 +182,6 @@ def prompt_dataset(problems: list[Problem], setting: Setting):
                               for p in problems])
 
 
-def multi_turn_options(setting: Setting, problems: list[Problem], pool) -> dict:
-    """GRPOTrainer arguments of a multi-turn setting: one environment per rollout (TRL
-    masks the tool results from the loss) and the turn budget."""
-    if not isinstance(setting, MultiTurnSetting):
-        return {}
-    by_id = {p.problem_id: p for p in problems}
-    return {"environment_factory": lambda: setting.environment(by_id, pool)}
-
-
 def engine_for_weight_sync(config):
     """Around the trainer's creation: with vLLM in colocate mode on a CPU, an engine whose
     layers TRL's weight sync reaches (generation/vllm_backend.py); else nothing."""
@@ -207,8 +198,9 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
              setting: str = "reasoning", episode_limits: dict | None = None,
              repair: RepairOptions | None = None) -> Path:
     """Train `model` with GRPO on the problems under `reward` in `setting`; the result is
-    a save_pretrained folder. Multi-turn settings run their episodes inside TRL's
-    tool-calling loop, rewarded on the episode's final program. `repair` makes it a repair
+    a save_pretrained folder. Multi-turn settings play their episodes with the
+    evaluation's episode runner (train/multi_turn.py), rewarded on what the episode
+    handed in. `repair` makes it a repair
     run (train/repair.py: first attempt, feedback, second attempt; reasoning only).
     `reward_function` replaces the judge's reward by any TRL reward function (its result
     is still named `reward` in the provenance)."""
@@ -219,8 +211,6 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
     if repair is not None and (setting != "reasoning" or reward_function is not None):
         raise ValueError("repair training runs in the reasoning setting, with the judge's reward")
     overrides = dict(overrides or {})
-    if isinstance(runner, MultiTurnSetting):
-        overrides.setdefault("max_tool_calling_iterations", runner.max_tool_rounds)
     # Judge workers first: fresh processes, before the trainer creates threads or a CUDA context.
     with JudgePool(workers=workers_per_process(judge_workers)) as pool:
         from trl import GRPOConfig, GRPOTrainer
@@ -232,11 +222,13 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
         if reward_function is None:
             reward_function = JudgeReward(reward, {p.problem_id: p for p in problems}, pool,
                                           config.max_completion_length, work / REWARD_LOG)
-        extra = multi_turn_options(runner, problems, pool)
+        extra = {}
         if repair is not None:
             extra["rollout_func"] = RepairRollout(problems, runner, reward_function, repair,
                                                   work / REPAIR_LOG)
-        elif not extra and SingleTurnRollout.serves(config):
+        elif isinstance(runner, MultiTurnSetting):
+            extra["rollout_func"] = MultiTurnRollout(runner, problems, pool)
+        elif SingleTurnRollout.serves(config):
             extra["rollout_func"] = SingleTurnRollout()  # the compacting sampler
         with engine_for_weight_sync(config):  # TRL's sync must reach its layers
             trainer = GRPOTrainer(model=model, reward_funcs=[reward_function], args=config,

@@ -17,10 +17,11 @@ from codefrontier.generation.decode import Sampler, sample_prompts, stop_token_i
 from codefrontier.generation.prefix_cache import PrefixCache
 
 
-def render_prompt(tokenizer, messages: list[dict]) -> list[int]:
+def render_prompt(tokenizer, messages: list[dict], tools: list | None = None) -> list[int]:
     """The token ids of a conversation with the assistant's turn opened, as TRL renders
-    its prompts."""
-    text = tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+    its prompts (and the evaluation's transformers backend, tools included)."""
+    text = tokenizer.apply_chat_template(messages, tools=tools or None, tokenize=False,
+                                         add_generation_prompt=True)
     return tokenizer(text, add_special_tokens=False)["input_ids"]
 
 
@@ -41,7 +42,7 @@ def policy_sampler(trainer, tokenizer, seed_base: int, reuse_prefixes: bool = Fa
     sampler = Sampler(args.temperature, args.top_p)
     prefix_cache = PrefixCache() if reuse_prefixes else None
 
-    def generate(prompts: list[list[int]], attempt: int = 0):
+    def generate(prompts: list[list[int]], attempt: int = 0, max_new_tokens: int | None = None):
         if getattr(trainer, "use_vllm", False):
             _, completions, logprobs, _ = trainer.vllm_generation.generate(
                 prompts=prompts, images=None, num_generations=1)
@@ -53,7 +54,7 @@ def policy_sampler(trainer, tokenizer, seed_base: int, reuse_prefixes: bool = Fa
         model.eval()
         try:
             return sample_prompts(model, prompts, tokenizer.pad_token_id,
-                                  args.max_completion_length, stop_ids, sampler,
+                                  max_new_tokens or args.max_completion_length, stop_ids, sampler,
                                   seed=(args.seed * 1_000 + seed_base) * 2 + attempt,
                                   batch_size=len(prompts), prefix_cache=prefix_cache), None
         finally:
