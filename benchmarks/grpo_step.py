@@ -1,12 +1,18 @@
-"""Where a GRPO step's time goes: generation, judging, the loss's forward and backward.
+"""Where a GRPO step's time goes: generation, tool calls, judging, forward and backward.
 
 Runs a few GRPO steps of the embedded default's settings from an SFT checkpoint
 under cProfile and prints the cumulative time of each phase, per step:
 
     python benchmarks/grpo_step.py --model results/tiny/sft \
-        --problems results/data/train.parquet [--reward kinf] [--steps 4] [--threads 1]
+        --problems results/data/train.parquet [--setting tool_use] [--reward kinf] \
+        [--steps 4] [--threads 1]
 
-`--set KEY=VALUE` overrides any GRPOConfig field, as for `codefrontier train grpo`.
+Phases: generation (the compacting sampler, or TRL's `model.generate` where it
+samples), the episodes' tool calls (the environments' tools: python, bash, submit),
+judging for the reward, the loss's forward, the backward pass and the optimizer
+step. A multi-turn step's generation includes every turn. `--set KEY=VALUE`
+overrides any GRPOConfig field, as for `codefrontier train grpo`; run it from
+another checkout (PYTHONPATH) to compare two versions of the same step.
 """
 
 from __future__ import annotations
@@ -20,7 +26,11 @@ import time
 
 # (phase, function name as cProfile records it, file-name fragment)
 PHASES = [
-    ("generation (model.generate)", "generate", "generation/utils.py"),
+    ("generation: compacting sampler", "sample_prompts", "generation/decode.py"),
+    ("generation: model.generate", "generate", "generation/utils.py"),
+    ("tool calls: python", "python", "settings/environments.py"),
+    ("tool calls: bash", "bash", "settings/environments.py"),
+    ("tool calls: submit", "submit", "settings/environments.py"),
     ("judging (reward)", "__call__", "codefrontier/train/grpo.py"),
     ("loss forward", "compute_loss", "grpo_trainer.py"),
     ("backward", "run_backward", "~"),
@@ -43,6 +53,7 @@ def main() -> None:
     parser.add_argument("--model", required=True)
     parser.add_argument("--problems", required=True)
     parser.add_argument("--reward", default="kinf")
+    parser.add_argument("--setting", default="reasoning", help="reasoning, tool_use or agentic")
     parser.add_argument("--steps", type=int, default=4)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
@@ -63,15 +74,17 @@ def main() -> None:
         start = time.perf_counter()
         profiler.enable()
         run_grpo(args.model, args.problems, args.reward, f"{scratch}/rl", overrides,
-                 judge_workers=args.threads)
+                 judge_workers=args.threads, setting=args.setting)
         profiler.disable()
         total = time.perf_counter() - start
     times = phase_times(pstats.Stats(profiler))
-    print(f"{args.steps} GRPO steps ({args.reward}, {args.threads} thread(s), "
+    print(f"{args.steps} GRPO steps ({args.setting}, {args.reward}, {args.threads} thread(s), "
           f"{overrides['per_device_train_batch_size']} completions per step): {total:.1f} s, "
           f"{total / args.steps:.1f} s per step including start-up")
     for phase, _, _ in PHASES:
-        seconds = times.get(phase, 0.0)
+        if phase not in times:
+            continue
+        seconds = times[phase]
         print(f"  {phase:<30} {seconds / args.steps:6.2f} s per step ({100 * seconds / total:4.1f}%)")
 
 

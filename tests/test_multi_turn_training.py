@@ -74,3 +74,62 @@ def test_two_grpo_steps_give_tool_results_no_loss(memorised, recorded_losses, se
     rewards = [json.loads(line) for line in
                (tmp_path / "rl.work" / "rewards.jsonl").read_text().splitlines()]
     assert rewards and all(entry["samples"] == 2 for entry in rewards)
+
+
+@pytest.fixture
+def recorded_rollouts(monkeypatch):
+    """What every multi-turn rollout handed GRPOTrainer."""
+    from codefrontier.train.multi_turn import MultiTurnRollout
+
+    seen = []
+    original = MultiTurnRollout.__call__
+
+    def recording(self, prompts, trainer):
+        output = original(self, prompts, trainer)
+        seen.append(output)
+        return output
+
+    monkeypatch.setattr(MultiTurnRollout, "__call__", recording)
+    return seen
+
+
+@pytest.mark.parametrize("setting", SETTINGS)
+def test_rollouts_play_the_episodes_evaluation_plays(memorised, recorded_rollouts, setting,
+                                                     tmp_path):
+    """The first rollout (the SFT weights) and the evaluation of the same checkpoint, both
+    at a temperature that leaves the memorised model no choice: the same episodes, the
+    same answers."""
+    from transformers import AutoTokenizer
+
+    from codefrontier.evaluate.sampling import sample_checkpoint
+    from codefrontier.generation import SamplingSettings
+    from codefrontier.pipeline.tables import read_records
+    from codefrontier.train.grpo import run_grpo
+
+    folder, sft = memorised
+    run_grpo(str(sft), folder / "train.parquet", "kinf", tmp_path / "rl",
+             {"max_steps": 1, "num_generations": 2, "per_device_train_batch_size": 2,
+              "max_completion_length": 320, "temperature": 0.05, "save_strategy": "no"},
+             judge_workers=1, setting=setting)
+    sample_checkpoint(str(sft), folder / "train.parquet", tmp_path / "samples.parquet",
+                      setting=setting, sampling=SamplingSettings(n=2, temperature=0.05,
+                                                                 max_new_tokens=320),
+                      progress=False)
+    evaluated = read_records(tmp_path / "samples.parquet")
+    rollout = recorded_rollouts[0]
+    assert rollout["answer_code"] == [s["code"] for s in evaluated]
+    assert rollout["answer_error"] == [s["episode_error"] for s in evaluated]
+    assert rollout["turns"] == [s["turns"] for s in evaluated]
+    assert rollout["tool_calls"] == [s["tool_calls"] for s in evaluated] and \
+        all(calls >= 1 for calls in rollout["tool_calls"])
+    # the trained tokens are the model's turns, which evaluation saw as assistant turns
+    tokenizer = AutoTokenizer.from_pretrained(sft)
+    for ids, mask, sample in zip(rollout["completion_ids"], rollout["env_mask"], evaluated,
+                                 strict=True):
+        sampled = tokenizer.decode([t for t, m in zip(ids, mask, strict=True) if m])
+        tool_results = [m["content"] for m in sample["transcript"] if m["role"] == "tool"]
+        assert tool_results and all(result not in sampled for result in tool_results)
+        # an accepted submission ends the episode: the model never sees its result
+        shown = tool_results[:-1] if sample["code"] is not None and setting == "agentic" \
+            else tool_results
+        assert all(result in tokenizer.decode(ids) for result in shown)
