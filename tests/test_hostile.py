@@ -2,8 +2,8 @@
 
 After every program: no process runs under a sandbox uid, no marker file exists
 anywhere the program tried to write, the loopback listener saw no connection,
-the workers are the same processes as before, and a correct program is still
-judged correct.
+no worker died (one a loaded machine kept silent may be replaced: the sample is
+judged again), and a correct program is still judged correct.
 """
 
 import os
@@ -118,14 +118,16 @@ def judge_files() -> list[str]:
             "/etc/shadow", str(REPO / "tests" / "test_hostile.py")]
 
 
-def assert_host_untouched(judge, listener, worker_pids):
+def assert_host_untouched(judge, listener, workers_died):
     assert sandbox_processes(judge) == []
     for folder in WRITABLE_ON_HOST + OTHER_PLACES:
         leftovers = [p.name for p in Path(folder).glob(f"{MARK}*")] if os.path.isdir(folder) else []
         assert leftovers == [], f"{folder} has {leftovers}"
     with pytest.raises(BlockingIOError):
         listener.accept()
-    assert judge.worker_pids == worker_pids
+    # the program could not kill its worker; one that a loaded machine kept from
+    # answering in time (a silent worker) is replaced and the sample judged again
+    assert judge.losses_by_cause["died"] == workers_died
     [check] = judge.judge({"sum": stdin_problem()}, [Sample("sum", 0, code=SUM_OK)])
     assert check.outcome == "correct"
 
@@ -141,11 +143,11 @@ def hostile_code(name: str, listener) -> str:
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_program(judge, listener, name):
-    workers = judge.worker_pids
+    died = judge.losses_by_cause["died"]
     [result] = judge.judge({"double": PROBLEM}, [Sample("double", 0, code=hostile_code(name,
                                                                                       listener))])
     assert result.verdicts == [HOSTILE[name][1]], result.error
-    assert_host_untouched(judge, listener, workers)
+    assert_host_untouched(judge, listener, died)
 
 
 @pytest.fixture
@@ -164,14 +166,11 @@ def test_hostile_program_under_load(judge, listener, oversubscribed, name):
     """The same verdicts with three busy loops per core beside the judge: a loaded
     machine slows judging but decides nothing (a lost worker is replaced, never a
     verdict)."""
-    losses = judge.worker_losses
-    workers = judge.worker_pids
+    died = judge.losses_by_cause["died"]
     [result] = judge.judge({"double": PROBLEM}, [Sample("double", 0, code=hostile_code(name,
                                                                                       listener))])
     assert result.verdicts == [HOSTILE[name][1]], result.error
-    if judge.worker_losses > losses:  # replaced workers have new pids
-        workers = judge.worker_pids
-    assert_host_untouched(judge, listener, workers)
+    assert_host_untouched(judge, listener, died)
 
 
 def test_nothing_left_behind_for_the_next_test(judge, listener):
@@ -195,11 +194,11 @@ def test_nothing_left_behind_for_the_next_test(judge, listener):
         "print(42 if not left and not others else (left, others))\n")
     problem = Problem("double2", "Double", "Print 2n.", "easy", "test", "stdin",
                       tests=(Test("21\n", "42"), Test("21 \n", "42")), time_limit_s=1.0)
-    workers = judge.worker_pids
+    died = judge.losses_by_cause["died"]
     results = judge.judge({"double2": problem}, [Sample("double2", 0, code=plant),
                                                  Sample("double2", 1, code=check)])
     assert [r.verdicts for r in results] == [["AC", "AC"], ["AC", "AC"]]
-    assert_host_untouched(judge, listener, workers)
+    assert_host_untouched(judge, listener, died)
 
 
 def memory_search(needle: str) -> str:

@@ -42,6 +42,7 @@ def test_a_lost_worker_is_replaced_and_the_sample_judged_again(signum):
         [result] = pool.judge({"echo": PROBLEM}, [Sample("echo", 0, code=SPIN_THEN_ECHO)])
         assert (result.outcome, result.verdicts, result.error) == ("correct", ["AC"], "")
         assert pool.worker_losses == 1
+        assert pool.losses_by_cause == {"died" if signum == signal.SIGKILL else "silent": 1}
         assert pool.worker_pids != [first_pid]
 
 

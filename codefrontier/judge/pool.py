@@ -21,6 +21,7 @@ import select
 import subprocess
 import sys
 import threading
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -109,7 +110,12 @@ def workers_per_process(node_workers: int | None = None) -> int:
 
 
 class WorkerDied(RuntimeError):
-    """A worker died or stayed silent past its time: an event of the machine, not a verdict."""
+    """A worker died or stayed silent past its time: an event of the machine, not a verdict.
+    `cause` is "died" (its pipe closed) or "silent" (no answer in time: a loaded machine)."""
+
+    def __init__(self, message: str, cause: str) -> None:
+        super().__init__(message)
+        self.cause = cause
 
 
 class JudgeUnavailable(RuntimeError):
@@ -144,18 +150,18 @@ class _Worker:
             self.stop(kill=True)
             raise SandboxError(f"the judge's sandbox could not be built: {ready['error']}")
         if ready.get("op") != "ready":
-            raise WorkerDied(f"judge worker sent {ready!r} instead of ready")
+            raise WorkerDied(f"judge worker sent {ready!r} instead of ready", "died")
         self.isolation = Isolation(**ready["isolation"])
 
     def _receive(self, timeout: float) -> dict:
         fd = self.process.stdout.fileno()
         readable, _, _ = select.select([fd], [], [], timeout)
         if not readable:
-            raise WorkerDied(f"judge worker silent for {timeout:.0f} s")
+            raise WorkerDied(f"judge worker silent for {timeout:.0f} s", "silent")
         try:
             header, _ = wire.receive(fd)
         except (wire.ChannelClosed, ValueError) as error:
-            raise WorkerDied(f"judge worker died ({error})") from None
+            raise WorkerDied(f"judge worker died ({error})", "died") from None
         return header
 
     def request(self, request: dict, timeout: float) -> dict:
@@ -168,7 +174,7 @@ class _Worker:
             return self._receive(timeout)
         except (WorkerDied, OSError) as error:
             self.stop(kill=True)
-            raise WorkerDied(str(error)) from None
+            raise WorkerDied(str(error), getattr(error, "cause", "died")) from None
 
     def stop(self, kill: bool = False) -> None:
         if self.process is None:
@@ -205,7 +211,8 @@ class JudgePool:
         number of tests) before it is taken for lost.
 
     A worker that dies or stays silent past that time is an event of the machine, never
-    a verdict: it is replaced, the loss is logged and counted (`worker_losses`), and the
+    a verdict: it is replaced, the loss is logged and counted (`worker_losses`, and by
+    cause, "died" or "silent", in `losses_by_cause`), and the
     request goes to a fresh worker with twice the time, up to LOST_WORKER_ATTEMPTS
     times; then JudgeUnavailable is raised.
     """
@@ -224,6 +231,7 @@ class JudgePool:
         self.output_limit_mb = output_limit_mb
         self.patience = patience
         self.worker_losses = 0  # workers lost (died or silent) while answering
+        self.losses_by_cause: Counter[str] = Counter()  # "died", "silent"
         self._workers = [_Worker(max_isolation, processes_per_test, cache_mb)
                          for _ in range(count)]
         self._idle: queue.Queue[_Worker] = queue.Queue()
@@ -328,6 +336,7 @@ class JudgePool:
             except WorkerDied as error:
                 with self._lock:
                     self.worker_losses += 1
+                    self.losses_by_cause[error.cause] += 1
                 log.warning("%s: judge worker lost (%s), attempt %d of %d; asking a fresh "
                             "worker", what, error, attempt, LOST_WORKER_ATTEMPTS)
                 last_error = error
