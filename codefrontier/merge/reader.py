@@ -80,7 +80,7 @@ class SafetensorsFile:
             infos = [TensorInfo(name, entry["dtype"], tuple(entry["shape"]))
                      for name, entry in entries]
             offsets = {name: tuple(entry["data_offsets"]) for name, entry in entries}
-        except (struct.error, ValueError, KeyError, TypeError) as error:
+        except (struct.error, ValueError, KeyError, TypeError, AttributeError) as error:
             raise MergeError(f"{self.path}: not a safetensors file ({error!r})") from error
         for info in infos:
             start, end = offsets[info.name]
