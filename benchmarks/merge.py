@@ -7,7 +7,9 @@ processes, start-up included, --repeats times; within a repeat the runs follow e
 other, so that the floor and the merge share the machine's state of the moment:
 
   floor       read both parents' shard files and write one output's worth of bytes
-              (16 MiB buffers, no arithmetic): what any merge must pay
+              (1 MiB buffers, no arithmetic): what any merge must pay. The buffer
+              size matters: on the 2-core VM this was written on, 16 MiB buffers
+              (this benchmark's earlier floor) take 2 to 5 times as long
   ours        merge_alpha(low, high, α, out), the call `codefrontier merge` makes, of
               this checkout's code, with the parents' content hashes cached (the usual
               case: every α after the first)
@@ -24,8 +26,10 @@ posix_fadvise(POSIX_FADV_DONTNEED); the rest of the page cache (Python, torch) s
 Before every run, `sync` writes back what earlier runs left dirty.
 
 Each merge also reports, from inside its process, how long the imports (torch,
-codefrontier) and the merge call took. Peak RSS is the child's ru_maxrss. Medians of
---repeats; every run's wall time is printed too.
+codefrontier) and the merge call took. CPU s is the child's user and system time, all
+threads together: the work done, which other load on the machine changes less than it
+changes the wall time. Peak RSS is the child's ru_maxrss. Medians of --repeats; every
+run's wall time is printed too.
 
     python benchmarks/merge.py [--params 1.2e9] [--repeats 3] [--alpha 1.3]
 """
@@ -54,7 +58,7 @@ FLOOR = """
 import sys
 from pathlib import Path
 inputs, out = [Path(p) for p in sys.argv[1:-1]], Path(sys.argv[-1])
-buffer = bytearray(1 << 24)
+buffer = bytearray(1 << 20)
 view = memoryview(buffer)
 with open(out, "wb", buffering=0) as sink:
     for index, file in enumerate(inputs):
@@ -166,18 +170,20 @@ import os, subprocess, sys, time
 start = time.perf_counter()
 process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
 _, status, usage = os.wait4(process.pid, 0)
-print(time.perf_counter() - start, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status))
+print(time.perf_counter() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024,
+      os.waitstatus_to_exitcode(status))
 """
 
 
-def timed(command: list[str], env: dict | None = None) -> tuple[float, float]:
-    """Wall seconds and peak RSS (GB) of a command run in a fresh process."""
+def timed(command: list[str], env: dict | None = None) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user and system, all threads) and peak RSS (GB) of a
+    command run in a fresh process."""
     done = subprocess.run([sys.executable, "-c", LAUNCHER, *command], capture_output=True,
                           text=True, env=env)
-    wall, rss, code = done.stdout.split()
+    wall, cpu, rss, code = done.stdout.split()
     if int(code) != 0:
         raise RuntimeError(f"{command[:3]} failed: {done.stderr[-2000:]}")
-    return float(wall), int(rss) / 1e9
+    return float(wall), float(cpu), int(rss) / 1e9
 
 
 def mergekit_command(low: Path, high: Path, alpha: float, out: Path, folder: Path) -> list[str] | None:
@@ -221,12 +227,14 @@ class Run:
                  inside: Path | None = None) -> None:
         self.name, self.make_command, self.env, self.inside = name, make_command, env, inside
         self.walls: list[float] = []
+        self.cpus: list[float] = []
         self.rss: list[float] = []
         self.inside_figures: list[tuple[float, float]] = []
 
     def once(self) -> None:
-        wall, rss = timed(self.make_command(), self.env() if self.env else None)
+        wall, cpu, rss = timed(self.make_command(), self.env() if self.env else None)
         self.walls.append(wall)
+        self.cpus.append(cpu)
         self.rss.append(rss)
         if self.inside is not None:
             imports, call = map(float, self.inside.read_text().split())
@@ -257,12 +265,13 @@ def measure(runs: list[Run], repeats: int, cache: str, parents: list[Path],
 def report(runs: list[Run], cache: str) -> None:
     floor = runs[0].wall
     print(f"\n{cache} page cache\n")
-    print(f"| {'run':<44} | {'wall s':>7} | {'× floor':>7} | {'imports + merge call s':>22} "
-          f"| {'peak RSS GB':>11} |")
-    print(f"|{'-' * 46}|{'-' * 9}|{'-' * 9}|{'-' * 24}|{'-' * 13}|")
+    print(f"| {'run':<38} | {'wall s':>7} | {'× floor':>7} | {'imports + merge call s':>22} "
+          f"| {'CPU s':>6} | {'peak RSS GB':>11} |")
+    print(f"|{'-' * 40}|{'-' * 9}|{'-' * 9}|{'-' * 24}|{'-' * 8}|{'-' * 13}|")
     for run in runs:
-        print(f"| {run.name:<44} | {run.wall:7.2f} | {run.wall / floor:7.2f} | "
-              f"{run.inside_text():>22} | {max(run.rss):11.2f} |")
+        print(f"| {run.name:<38} | {run.wall:7.2f} | {run.wall / floor:7.2f} | "
+              f"{run.inside_text():>22} | {statistics.median(run.cpus):6.2f} | "
+              f"{max(run.rss):11.2f} |")
     print("runs: " + "; ".join(f"{run.name}: {', '.join(f'{w:.2f}' for w in run.walls)}"
                                for run in runs))
 
@@ -316,7 +325,7 @@ def main() -> None:
                 print("mergekit skipped" + ("" if args.skip_mergekit else
                                             " (not installed: pip install mergekit)"))
             else:
-                runs.append(Run("mergekit linear (float32, normalize off)",
+                runs.append(Run("mergekit linear (fp32, normalize off)",
                                 lambda command=command: command))
         measure(runs, args.repeats, state, parents, scratch)
         tables[state] = runs

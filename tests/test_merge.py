@@ -211,19 +211,19 @@ def test_parent_hashes_are_recorded_and_cached(parents, tmp_path):
     assert cache.sha256(shard) != first
 
 
-# A real merge that stops for good after writing its first tensors, so that a test can
-# kill it while its temporary folder exists, however fast or slow the machine is.
+# A real merge whose calling thread stops for good at its first piece (its other workers
+# go on), so that a test can kill it while its temporary folder exists, however fast or
+# slow the machine is.
 STALLING_MERGE = """
 import sys, threading
 import codefrontier.merge.pipeline as pipeline
 from codefrontier.merge import merge_checkpoints
-combine, calls = pipeline.combine_piece, []
-def combine_then_stall(*args, **kwargs):
-    calls.append(1)
-    if len(calls) == 3:
+combine = pipeline.combine_piece
+def combine_or_stall(*args, **kwargs):
+    if threading.current_thread() is threading.main_thread():
         threading.Event().wait()
     return combine(*args, **kwargs)
-pipeline.combine_piece = combine_then_stall
+pipeline.combine_piece = combine_or_stall
 merge_checkpoints(sys.argv[1:3], [0.5, 0.5], sys.argv[3])
 """
 

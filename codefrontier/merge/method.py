@@ -10,8 +10,10 @@ pieces: the piece size is a matter of speed (a working set that stays in cache),
 numerics.
 
 Norms (‖θ_last − θ_first‖ and ‖θ‖, for provenance) are accumulated in float32 without
-float32 copies. They come back in the tensors' precision: for bf16 about 3 significant
-digits per piece, unbiased, so the sum over a checkpoint's pieces is good to about 1e-4.
+float32 copies, but the delta is rounded to the parents' dtype and so is each piece's
+norm: for bf16 the checkpoint's norms are at most 2⁻⁸ (0.4%) off, and on a 1.2B pair the
+delta's came out 0.04 to 0.12% low, depending on the piece size (the merged values do
+not depend on it). Exact norms would cost a third more arithmetic.
 """
 
 from __future__ import annotations

@@ -1,20 +1,30 @@
-"""The merge's tensors streamed through three stages that run at once: reading (one
-thread per parent), combining (the calling thread) and writing (one thread).
+"""The merge's tensors cut into pieces and merged by one worker thread per core: each
+worker takes the next piece, reads it from every parent (pread), combines it, and writes
+it at its own place in the output (pwrite), then takes the next.
 
-Tensors are cut into pieces of at most `piece_bytes` (the embedding of a 1B model is
-131 MB in bf16; a piece is 4 MiB), and a fixed ring of `depth` buffers per stage carries
-them: while piece k is combined, the readers fill pieces k+1 .. k+depth-1 and the writer
-writes piece k-1. Memory stays a few tens of MB whatever the model's size, and the three
-stages overlap on two cores because pread, write and torch's kernels all release the
-GIL. Each parent is read front to back by its own thread, which keeps the kernel's
-readahead going when the parents are not in the page cache.
+Why this shape. Copying through large buffers is several times slower than through
+small ones on the 2-core VM this was measured on (the I/O floor takes 2.2 s with 1 MiB
+buffers and 5 to 11 s with 16 MiB ones; merging in 4 MiB pieces was 3 to 6 times slower
+than in 1 MiB ones), so a piece is small and makes its whole way on one core: what was
+read is still in cache when it is combined, and the result when it is written. Nothing
+orders the writes, because the output's layout is known before anything is merged (the
+headers come from the parents): every piece has its own place in its shard, and the
+workers write in whatever order they finish. Several workers overlap reading, computing
+and writing (pread, pwrite and torch's kernels release the GIL), and pieces are handed
+out in order, so each parent file is read nearly front to back and the kernel's
+readahead keeps working when the parents are not in the page cache.
+
+Memory: each worker holds one piece of every parent, the result and the delta, a few
+MiB whatever the model's size.
 """
 
 from __future__ import annotations
 
+import itertools
+import os
+import threading
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import torch
@@ -24,8 +34,10 @@ from codefrontier.merge.method import Workspace, combine_piece
 from codefrontier.merge.reader import TensorInfo, WeightFolder
 from codefrontier.merge.writer import ShardWriter
 
-PIECE_BYTES = 4 * 2**20
-DEPTH = 4
+PIECE_BYTES = 1 << 20
+# Workers share the GIL for the Python between their kernels and syscalls, a small
+# share of a piece's time: more workers than this would mostly wait for it.
+MAX_WORKERS = 8
 
 
 @dataclass(frozen=True)
@@ -47,7 +59,7 @@ class Piece:
 
 def cut_into_pieces(tensors: Sequence[TensorInfo], piece_bytes: int) -> Iterator[Piece]:
     """Every tensor in order, in pieces of at most `piece_bytes` (an empty tensor is one
-    empty piece, so that it is still written)."""
+    empty piece)."""
     for info in tensors:
         step = max(1, piece_bytes // info.itemsize)
         if info.numel == 0:
@@ -58,7 +70,7 @@ def cut_into_pieces(tensors: Sequence[TensorInfo], piece_bytes: int) -> Iterator
 
 class PieceBuffer:
     """Bytes for one piece, reused: seen as the piece's dtype by the arithmetic and as a
-    memoryview by pread and write."""
+    memoryview by pread and pwrite."""
 
     def __init__(self, nbytes: int) -> None:
         self._bytes = torch.empty(nbytes, dtype=torch.uint8)
@@ -68,18 +80,6 @@ class PieceBuffer:
 
     def memory(self, piece: Piece) -> memoryview:
         return memoryview(self._bytes[:piece.nbytes].numpy())
-
-
-@contextmanager
-def one_torch_thread() -> Iterator[None]:
-    """The arithmetic runs in the calling thread alone: the readers and the writer keep
-    the other core busy, and torch's own worker threads would only contend with them."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(threads)
 
 
 @dataclass
@@ -95,63 +95,111 @@ class Totals:
         self.result_sq += result_sq
         self.dtypes.add(str(piece.tensor.torch_dtype).removeprefix("torch."))
 
+    def __iadd__(self, other: Totals) -> Totals:
+        self.delta_sq += other.delta_sq
+        self.result_sq += other.result_sq
+        self.dtypes |= other.dtypes
+        return self
+
+
+class Handout:
+    """The pieces, each handed out once and in order to whichever worker asks first;
+    after `stop`, none."""
+
+    def __init__(self, pieces: Sequence[Piece]) -> None:
+        self._pieces = pieces
+        self._next = itertools.count()  # next() on it is atomic under the GIL
+        self._stopped = False
+
+    def __iter__(self) -> Iterator[Piece]:
+        while not self._stopped and (index := next(self._next)) < len(self._pieces):
+            yield self._pieces[index]
+
+    def stop(self) -> None:
+        self._stopped = True
+
+
+def default_workers() -> int:
+    return max(1, min(len(os.sched_getaffinity(0)), MAX_WORKERS))
+
 
 def stream_merge(parents: Sequence[WeightFolder], weights: Sequence[float],
                  writer: ShardWriter, tensors: Sequence[TensorInfo],
-                 piece_bytes: int = PIECE_BYTES, depth: int = DEPTH) -> Totals:
-    """Combine every tensor of `tensors` across the parents and hand it to `writer`."""
+                 piece_bytes: int = PIECE_BYTES, workers: int | None = None) -> Totals:
+    """Combine every tensor of `tensors` across the parents into `writer`: the calling
+    thread and `workers - 1` more (one per core by default) take pieces in turn. The
+    first error stops every worker after its current piece and is raised here."""
     pieces = list(cut_into_pieces(tensors, piece_bytes))
+    handout = Handout(pieces)
+    progress = tqdm(total=sum(piece.nbytes for piece in pieces), desc="merge", unit="B",
+                    unit_scale=True, disable=len(tensors) < 50, mininterval=2)
     size = max((piece.nbytes for piece in pieces), default=0)
-    inputs = [[PieceBuffer(size) for _ in parents] for _ in range(depth)]
-    outputs = [PieceBuffer(size) for _ in range(depth)]
-    workspace, totals = Workspace(), Totals()
-    reads: dict[int, list[Future]] = {}
-    writes: list[Future | None] = [None] * depth
 
-    with ExitStack() as stack:
-        readers = [stack.enter_context(_thread(f"merge-read-{i}")) for i in range(len(parents))]
-        writing = stack.enter_context(_thread("merge-write"))
-        stack.enter_context(one_torch_thread())
-        progress = stack.enter_context(tqdm(
-            total=sum(piece.nbytes for piece in pieces), desc="merge", unit="B",
-            unit_scale=True, disable=len(tensors) < 50, mininterval=2))
+    def work() -> Totals:
+        return merge_pieces(handout, parents, weights, writer, size, progress)
 
-        def read_ahead(index: int) -> None:
-            if index < len(pieces):
-                piece, slot = pieces[index], inputs[index % depth]
-                reads[index] = [
-                    reader.submit(parent.read_into, piece.tensor.name, piece.byte_offset,
-                                  buffer.memory(piece))
-                    for reader, parent, buffer in zip(readers, parents, slot, strict=True)]
-
-        for index in range(depth):
-            read_ahead(index)
-        for index, piece in enumerate(pieces):
-            slot, out = index % depth, outputs[index % depth]
-            for future in reads.pop(index):
-                future.result()
-            if writes[slot] is not None:
-                writes[slot].result()  # the writer is done with this output buffer
-            delta_sq, result_sq = combine_piece(
-                piece.tensor.name, [buffer.tensor(piece) for buffer in inputs[slot]], weights,
-                out.tensor(piece), workspace)
-            totals.add(piece, delta_sq, result_sq)
-            writes[slot] = writing.submit(writer.write, piece.tensor, piece.byte_offset,
-                                          out.memory(piece))
-            read_ahead(index + depth)  # into the input buffers just used
-            progress.update(piece.nbytes)
-        for future in writes:
-            if future is not None:
-                future.result()
+    helpers = [Helper(work, handout) for _ in range((workers or default_workers()) - 1)]
+    with progress, one_torch_thread():
+        for helper in helpers:
+            helper.start()
+        try:
+            totals = work()
+        finally:
+            handout.stop()  # when this thread failed; otherwise every piece is taken
+            for helper in helpers:
+                helper.join()
+    for helper in helpers:
+        totals += helper.totals()
     return totals
 
 
+def merge_pieces(pieces: Handout, parents: Sequence[WeightFolder], weights: Sequence[float],
+                 writer: ShardWriter, size: int, progress: tqdm) -> Totals:
+    """One worker: its own buffers, pieces until none is left."""
+    inputs = [PieceBuffer(size) for _ in parents]
+    out, workspace, totals = PieceBuffer(size), Workspace(), Totals()
+    for piece in pieces:
+        for parent, buffer in zip(parents, inputs, strict=True):
+            parent.read_into(piece.tensor.name, piece.byte_offset, buffer.memory(piece))
+        delta_sq, result_sq = combine_piece(
+            piece.tensor.name, [buffer.tensor(piece) for buffer in inputs], weights,
+            out.tensor(piece), workspace)
+        writer.write(piece.tensor, piece.byte_offset, out.memory(piece))
+        totals.add(piece, delta_sq, result_sq)
+        progress.update(piece.nbytes)
+    return totals
+
+
+class Helper(threading.Thread):
+    """A worker beside the calling thread; an error stops the handout, so that the other
+    workers stop too, and is raised again by `totals`."""
+
+    def __init__(self, work, handout: Handout) -> None:
+        super().__init__(name="merge-worker", daemon=True)
+        self._work, self._handout = work, handout
+        self._totals: Totals | None = None
+        self._error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self._totals = self._work()
+        except BaseException as error:
+            self._error = error
+            self._handout.stop()
+
+    def totals(self) -> Totals:
+        if self._error is not None:
+            raise self._error
+        return self._totals
+
+
 @contextmanager
-def _thread(name: str) -> Iterator[ThreadPoolExecutor]:
-    """One worker thread; on the way out, work not started is dropped (after an error
-    nothing more is read or written) and work under way is waited for."""
-    executor = ThreadPoolExecutor(1, thread_name_prefix=name)
+def one_torch_thread() -> Iterator[None]:
+    """torch computes each piece in the worker's own thread: the workers already keep
+    every core busy, and torch's intra-op threads would only contend with them."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
     try:
-        yield executor
+        yield
     finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+        torch.set_num_threads(threads)

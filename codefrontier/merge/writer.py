@@ -1,15 +1,18 @@
-"""Writing a merged save_pretrained folder: safetensors shards streamed piece by piece,
-their index, and the parent's other files (config, tokenizer, chat template).
+"""Writing a merged save_pretrained folder: safetensors shards, their index, and the
+parent's other files (config, tokenizer, chat template).
 
 The shards' headers are known before any value is (names, dtypes and shapes come from
-the parents), so each shard's header is written when the shard is opened and every piece
-goes to disk as soon as it is merged: no shard is ever held in memory.
+the parents), so every shard is created with its header up front, every tensor's place
+in it is known, and each merged piece is written at its place with pwrite, from any
+thread and in any order, as soon as it is merged: no shard is ever held in memory.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -31,7 +34,7 @@ def group_into_shards(tensors: Sequence[TensorInfo],
             size = 0
         groups[-1].append(info)
         size += info.nbytes
-    return groups
+    return [group for group in groups if group]
 
 
 def safetensors_header(group: Sequence[TensorInfo]) -> bytes:
@@ -48,59 +51,68 @@ def safetensors_header(group: Sequence[TensorInfo]) -> bytes:
 
 
 class ShardWriter:
-    """Writes `tensors`, in that order and each from its first byte to its last, into
-    shards `model-0000i-of-0000n.safetensors` of `folder`; `finish` writes the index."""
+    """Shards `model-0000i-of-0000n.safetensors` of `folder` holding `tensors` in that
+    order, created with their headers at once; `write` puts bytes of a tensor at their
+    place, `finish` checks that every byte came and writes the index."""
 
     def __init__(self, folder: Path, tensors: Sequence[TensorInfo], shard_bytes: int) -> None:
-        self.folder = folder
         groups = group_into_shards(tensors, shard_bytes)
         files = [f"model-{i:05d}-of-{len(groups):05d}.safetensors"
                  for i in range(1, len(groups) + 1)]
-        self._groups = groups
-        self._files = files
-        self._order = [info for group in groups for info in group]
-        self._opens_shard = {group[0].name: index for index, group in enumerate(groups)}
+        self.folder = folder
         self.weight_map = {info.name: files[i] for i, group in enumerate(groups)
                            for info in group}
         self.total_bytes = sum(info.nbytes for info in tensors)
-        self._position = 0  # index in _order of the tensor being written
-        self._written = 0  # bytes of it written so far
-        self._handle = None
+        self._places: dict[str, tuple[int, int]] = {}  # name -> (fd, where its data starts)
+        self._fds: list[int] = []
+        self._written = 0
+        self._lock = threading.Lock()
+        try:
+            for file, group in zip(files, groups, strict=True):
+                self._create(folder / file, group)
+        except BaseException:
+            self.close()
+            raise
+
+    def _create(self, path: Path, group: Sequence[TensorInfo]) -> None:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        self._fds.append(fd)
+        header = safetensors_header(group)
+        pwrite_all(fd, memoryview(header), 0)
+        start = len(header)
+        for info in group:
+            self._places[info.name] = (fd, start)
+            start += info.nbytes
 
     def write(self, info: TensorInfo, offset: int, data: memoryview) -> None:
-        """The bytes of `info` from `offset` on; pieces must come in order."""
-        if self._position >= len(self._order):
-            raise RuntimeError(f"{info.name}: every tensor is already written")
-        expected = self._order[self._position]
-        if (info.name, offset) != (expected.name, self._written):
-            raise RuntimeError(f"pieces must come in order: got {info.name} at byte {offset}, "
-                               f"expected {expected.name} at byte {self._written}")
-        if self._written == 0 and info.name in self._opens_shard:
-            self._open_shard(self._opens_shard[info.name])
-        self._handle.write(data)
-        self._written += len(data)
-        if self._written == expected.nbytes:
-            self._position += 1
-            self._written = 0
-
-    def _open_shard(self, index: int) -> None:
-        self.close()
-        self._handle = open(self.folder / self._files[index], "wb")  # noqa: SIM115
-        self._handle.write(safetensors_header(self._groups[index]))
+        """Bytes of `info` from `offset` (in bytes) on."""
+        if offset < 0 or offset + len(data) > info.nbytes:
+            raise ValueError(f"bytes {offset}..{offset + len(data)} are outside {info.name!r}")
+        fd, start = self._places[info.name]
+        pwrite_all(fd, data, start + offset)
+        with self._lock:
+            self._written += len(data)
 
     def finish(self) -> None:
-        """Close the last shard and write the index; every tensor must be complete."""
-        if self._position != len(self._order):
-            raise RuntimeError(f"finished with {len(self._order) - self._position} tensors "
-                               f"not (fully) written")
+        """Close the shards and write the index, once as many bytes came as the tensors
+        hold."""
+        if self._written != self.total_bytes:
+            raise RuntimeError(f"finished with {self._written} of {self.total_bytes} bytes "
+                               f"written")
         self.close()
         index = {"metadata": {"total_size": self.total_bytes}, "weight_map": self.weight_map}
         (self.folder / INDEX_FILE).write_text(json.dumps(index, indent=2, sort_keys=True))
 
     def close(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
+        for fd in self._fds:
+            os.close(fd)
+        self._fds = []
+
+
+def pwrite_all(fd: int, data: memoryview, position: int) -> None:
+    done = 0
+    while done < len(data):
+        done += os.pwrite(fd, data[done:], position + done)
 
 
 WEIGHT_FILES = {SINGLE_FILE, INDEX_FILE}
