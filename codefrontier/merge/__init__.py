@@ -5,16 +5,17 @@ and base + Σ w_i (θ_i − base) is the same affine combination with the base w
 1 − Σ w_i. One call writes one output folder.
 
 Tensors are read from the parents' sharded safetensors with pread (no memory map, so
-the parents' pages never count toward this process's memory), piece by piece, combined
-in float32 (α is never rounded to bf16), rounded once to the parents' dtype and written
-into new shards with an index, reading, arithmetic and writing overlapping in threads.
+the parents' pages never count toward this process's memory) in pieces of 1 MiB,
+combined in float32 (α is never rounded to bf16), rounded once to the parents' dtype
+and written with pwrite into new shards with an index, by one worker thread per core.
 The output is a complete save_pretrained folder plus provenance.json, published by
 rename so that a killed merge leaves nothing that looks complete.
 
   reader    safetensors headers, tensor bytes read with pread (WeightFolder)
   method    the weights and the float32 arithmetic on one piece
-  writer    the streaming shard writer, the index, the parent's other files
-  pipeline  pieces through reader, method and writer threads, in bounded memory
+  writer    shards created with their headers, pieces written at their places, the
+            index, the parent's other files
+  pipeline  pieces handed to one worker per core: read, combine, write
   run       one merge from parents to a published folder with provenance
 """
 
