@@ -211,16 +211,16 @@ def test_parent_hashes_are_recorded_and_cached(parents, tmp_path):
     assert cache.sha256(shard) != first
 
 
-# A real merge whose calling thread stops for good at its first piece (its other workers
-# go on), so that a test can kill it while its temporary folder exists, however fast or
-# slow the machine is.
+# A real merge that stops for good at its second piece, whichever worker thread takes
+# it (the others go on until they are done, or wait for it), so that a test can kill it
+# while its temporary folder exists, however fast or slow the machine is.
 STALLING_MERGE = """
-import sys, threading
+import itertools, sys, threading
 import codefrontier.merge.pipeline as pipeline
 from codefrontier.merge import merge_checkpoints
-combine = pipeline.combine_piece
+combine, calls = pipeline.combine_piece, itertools.count()
 def combine_or_stall(*args, **kwargs):
-    if threading.current_thread() is threading.main_thread():
+    if next(calls) == 1:
         threading.Event().wait()
     return combine(*args, **kwargs)
 pipeline.combine_piece = combine_or_stall
