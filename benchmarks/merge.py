@@ -1,24 +1,37 @@
-"""Merge speed and memory: codefrontier merge against the I/O floor and mergekit.
+"""Merge speed and memory: codefrontier's merge against the I/O floor (and mergekit), with
+the parents in the page cache (warm) and out of it (cold).
 
 Builds (once, under --workdir) a pair of Qwen2-shaped bf16 checkpoints of about
 --params parameters, sharded like save_pretrained output, then times in fresh
-processes, start-up included:
+processes, start-up included, --repeats times; within a repeat the runs follow each
+other, so that the floor and the merge share the machine's state of the moment:
 
-  floor       read both parents' shard files and write one output's worth of
-              bytes (16 MiB buffers, no arithmetic): what any merge must pay
-  ours        `codefrontier merge --low L --high H --alpha A --out O`
-  ours, hashed parents
-              the same after the parents' content hashes are cached (the usual
+  floor       read both parents' shard files and write one output's worth of bytes
+              (1 MiB buffers, no arithmetic): what any merge must pay. The buffer
+              size matters: on the 2-core VM this was written on, 16 MiB buffers
+              (this benchmark's earlier floor) take 2 to 5 times as long
+  ours        merge_alpha(low, high, α, out), the call `codefrontier merge` makes, of
+              this checkout's code, with the parents' content hashes cached (the usual
               case: every α after the first)
-  ours, N α   one `codefrontier merge --alpha a1 .. aN` pass, per output
-  mergekit    `mergekit-yaml` linear merge, normalize off, dtype float32,
-              out_dtype bfloat16 (pip install mergekit; skipped if absent)
+  ours, parents hashed
+              the same with an empty hash cache: both parents' sha256 computed in a
+              background thread during the merge (warm only)
+  mergekit    `mergekit-yaml` linear merge, normalize off, dtype float32, out_dtype
+              bfloat16 (warm only; pip install mergekit; skipped if absent)
 
-Peak RSS is the child's ru_maxrss, which counts file-backed pages it maps.
-The parents stay in the page cache (24 GiB RAM here), so the floor is memory
-bandwidth, not disk: the hardest case for the ratio. Median of --repeats.
+warm: the parents are read once before each run, so they are in the page cache and
+the floor is memory bandwidth and page-cache allocation, not disk: the hardest case for
+the ratio. cold: before each run every parent file's pages are evicted with
+posix_fadvise(POSIX_FADV_DONTNEED); the rest of the page cache (Python, torch) stays.
+Before every run, `sync` writes back what earlier runs left dirty.
 
-    python benchmarks/merge.py [--params 1.2e9] [--repeats 3] [--alphas 1.3]
+Each merge also reports, from inside its process, how long the imports (torch,
+codefrontier) and the merge call took. CPU s is the child's user and system time, all
+threads together: the work done, which other load on the machine changes less than it
+changes the wall time. Peak RSS is the child's ru_maxrss. Medians of --repeats; every
+run's wall time is printed too.
+
+    python benchmarks/merge.py [--params 1.2e9] [--repeats 3] [--alpha 1.3]
 """
 
 from __future__ import annotations
@@ -39,19 +52,30 @@ import torch
 HIDDEN, KV_HEADS, HEADS, INTERMEDIATE, VOCAB = 2048, 4, 16, 5632, 32000
 SHARD_BYTES = 1 << 30
 
+REPOSITORY = Path(__file__).resolve().parents[1]
+
 FLOOR = """
 import sys
 from pathlib import Path
 inputs, out = [Path(p) for p in sys.argv[1:-1]], Path(sys.argv[-1])
-buffer = bytearray(1 << 24)
+buffer = bytearray(1 << 20)
 view = memoryview(buffer)
-written = 0
 with open(out, "wb", buffering=0) as sink:
     for index, file in enumerate(inputs):
         with open(file, "rb", buffering=0) as source:
             while read := source.readinto(buffer):
                 if index % 2 == 0:  # write one parent's worth of bytes
                     sink.write(view[:read])
+"""
+
+OURS = """
+import sys, time
+from pathlib import Path
+start = time.perf_counter()
+from codefrontier.merge import merge_alpha
+imported = time.perf_counter()
+merge_alpha(sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4])
+Path(sys.argv[5]).write_text(f"{imported - start} {time.perf_counter() - imported}")
 """
 
 
@@ -146,18 +170,20 @@ import os, subprocess, sys, time
 start = time.perf_counter()
 process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
 _, status, usage = os.wait4(process.pid, 0)
-print(time.perf_counter() - start, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status))
+print(time.perf_counter() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024,
+      os.waitstatus_to_exitcode(status))
 """
 
 
-def timed(command: list[str], env: dict | None = None) -> tuple[float, float]:
-    """Wall seconds and peak RSS (GB) of a command run in a fresh process."""
+def timed(command: list[str], env: dict | None = None) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user and system, all threads) and peak RSS (GB) of a
+    command run in a fresh process."""
     done = subprocess.run([sys.executable, "-c", LAUNCHER, *command], capture_output=True,
                           text=True, env=env)
-    wall, rss, code = done.stdout.split()
+    wall, cpu, rss, code = done.stdout.split()
     if int(code) != 0:
         raise RuntimeError(f"{command[:3]} failed: {done.stderr[-2000:]}")
-    return float(wall), int(rss) / 1e9
+    return float(wall), float(cpu), int(rss) / 1e9
 
 
 def mergekit_command(low: Path, high: Path, alpha: float, out: Path, folder: Path) -> list[str] | None:
@@ -173,16 +199,81 @@ def mergekit_command(low: Path, high: Path, alpha: float, out: Path, folder: Pat
     return [tool, str(spec), str(out), "--no-cuda", "--quiet", "--copy-tokenizer"]
 
 
-def median_run(name: str, make_command, repeats: int, scratch: Path, env=None) -> dict:
-    walls, rss = [], []
+def evict(files: list[Path]) -> None:
+    for file in files:
+        fd = os.open(file, os.O_RDONLY)
+        try:
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+
+def warm(files: list[Path]) -> None:
+    for file in files:
+        with file.open("rb", buffering=0) as handle:
+            while handle.read(1 << 26):
+                pass
+
+
+def clear(scratch: Path) -> None:
+    for leftover in scratch.iterdir():
+        shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
+
+
+class Run:
+    """One row of the table: a command run once per repeat."""
+
+    def __init__(self, name: str, make_command, env: dict | None = None,
+                 inside: Path | None = None) -> None:
+        self.name, self.make_command, self.env, self.inside = name, make_command, env, inside
+        self.walls: list[float] = []
+        self.cpus: list[float] = []
+        self.rss: list[float] = []
+        self.inside_figures: list[tuple[float, float]] = []
+
+    def once(self) -> None:
+        wall, cpu, rss = timed(self.make_command(), self.env() if self.env else None)
+        self.walls.append(wall)
+        self.cpus.append(cpu)
+        self.rss.append(rss)
+        if self.inside is not None:
+            imports, call = map(float, self.inside.read_text().split())
+            self.inside_figures.append((imports, call))
+
+    @property
+    def wall(self) -> float:
+        return statistics.median(self.walls)
+
+    def inside_text(self) -> str:
+        if not self.inside_figures:
+            return "-"
+        imports = statistics.median(i for i, _ in self.inside_figures)
+        call = statistics.median(c for _, c in self.inside_figures)
+        return f"{imports:.2f} + {call:.2f}"
+
+
+def measure(runs: list[Run], repeats: int, cache: str, parents: list[Path],
+            scratch: Path) -> None:
     for _ in range(repeats):
-        for leftover in scratch.iterdir():
-            shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
-        command = make_command()
-        wall, peak = timed(command, env)
-        walls.append(wall)
-        rss.append(peak)
-    return {"name": name, "wall": statistics.median(walls), "walls": walls, "rss": max(rss)}
+        for run in runs:
+            clear(scratch)
+            os.sync()
+            evict(parents) if cache == "cold" else warm(parents)
+            run.once()
+
+
+def report(runs: list[Run], cache: str) -> None:
+    floor = runs[0].wall
+    print(f"\n{cache} page cache\n")
+    print(f"| {'run':<38} | {'wall s':>7} | {'× floor':>7} | {'imports + merge call s':>22} "
+          f"| {'CPU s':>6} | {'peak RSS GB':>11} |")
+    print(f"|{'-' * 40}|{'-' * 9}|{'-' * 9}|{'-' * 24}|{'-' * 8}|{'-' * 13}|")
+    for run in runs:
+        print(f"| {run.name:<38} | {run.wall:7.2f} | {run.wall / floor:7.2f} | "
+              f"{run.inside_text():>22} | {statistics.median(run.cpus):6.2f} | "
+              f"{max(run.rss):11.2f} |")
+    print("runs: " + "; ".join(f"{run.name}: {', '.join(f'{w:.2f}' for w in run.walls)}"
+                               for run in runs))
 
 
 def main() -> None:
@@ -191,70 +282,59 @@ def main() -> None:
     parser.add_argument("--params", type=float, default=1.2e9)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--alpha", type=float, default=1.3)
-    parser.add_argument("--alphas", type=float, nargs="+", default=[-0.5, 0.5, 1.3, 2.0],
-                        help="the one-pass multi-α run")
     parser.add_argument("--workdir", type=Path,
                         default=Path(tempfile.gettempdir()) / "codefrontier-merge-bench")
+    parser.add_argument("--cache", choices=("warm", "cold", "both"), default="both")
     parser.add_argument("--skip-mergekit", action="store_true")
     args = parser.parse_args()
 
     args.workdir.mkdir(parents=True, exist_ok=True)
     low, high, count = make_pair(args.workdir, args.params)
+    parents = shard_files(low) + shard_files(high)
     checkpoint_gb = sum(f.stat().st_size for f in shard_files(low)) / 1e9
     scratch = args.workdir / "scratch"
     scratch.mkdir(exist_ok=True)
     python = sys.executable
     cache = args.workdir / "hash-cache"
-    for file in shard_files(low) + shard_files(high):  # into the page cache
-        with file.open("rb") as handle:
-            while handle.read(1 << 26):
-                pass
+    inside = args.workdir / "inside.txt"
+    pythonpath = os.pathsep.join(filter(None, [str(REPOSITORY), os.environ.get("PYTHONPATH")]))
+    cached = {**os.environ, "CODEFRONTIER_CACHE": str(cache), "PYTHONPATH": pythonpath}
 
-    def fresh_cache_env() -> dict:
+    def fresh_hash_cache() -> dict:
         shutil.rmtree(cache, ignore_errors=True)
-        return {**os.environ, "CODEFRONTIER_CACHE": str(cache)}
+        return cached
 
-    ours = [python, "-m", "codefrontier.cli", "merge", "--low", str(low), "--high", str(high)]
-    results = [
-        median_run("I/O floor (read 2, write 1)", lambda: [python, "-c", FLOOR,
-                   *map(str, shard_files(low) + shard_files(high)), str(scratch / "floor.bin")],
-                   args.repeats, scratch),
-    ]
-    env = {**os.environ, "CODEFRONTIER_CACHE": str(cache)}
-    results.append(median_run(
-        "codefrontier merge (parents hashed)",
-        lambda: [*ours, "--alpha", str(args.alpha), "--out", str(scratch / "out")],
-        args.repeats, scratch, env=fresh_cache_env()))
-    results.append(median_run(
-        "codefrontier merge (hashes cached)",
-        lambda: [*ours, "--alpha", str(args.alpha), "--out", str(scratch / "out")],
-        args.repeats, scratch, env=env))
-    outs = [str(scratch / f"out{i}") for i in range(len(args.alphas))]
-    many = median_run(f"codefrontier merge, {len(args.alphas)} α in one pass",
-                      lambda: [*ours, "--alpha", *map(str, args.alphas), "--out", *outs],
-                      args.repeats, scratch, env=env)
-    results.append(many)
-    if not args.skip_mergekit:
-        command = mergekit_command(low, high, args.alpha, scratch / "mergekit", args.workdir)
-        if command is None:
-            print("mergekit not installed (pip install mergekit): skipped")
-        else:
-            results.append(median_run("mergekit linear (float32, normalize off)",
-                                      lambda: command, args.repeats, scratch))
+    def ours() -> list[str]:
+        return [python, "-c", OURS, str(low), str(high), str(args.alpha), str(scratch / "out"),
+                str(inside)]
 
-    floor = results[0]["wall"]
+    def floor() -> list[str]:
+        return [python, "-c", FLOOR, *map(str, parents), str(scratch / "floor.bin")]
+
+    timed(ours(), fresh_hash_cache())  # the parents' hashes into the cache
+    caches = ["warm", "cold"] if args.cache == "both" else [args.cache]
+    tables = {}
+    for state in caches:
+        runs = [Run("I/O floor (read 2, write 1)", floor),
+                Run("codefrontier merge (hashes cached)", ours, lambda: cached, inside)]
+        if state == "warm":
+            runs.append(Run("codefrontier merge (parents hashed)", ours, fresh_hash_cache,
+                            inside))
+            command = mergekit_command(low, high, args.alpha, scratch / "mergekit", args.workdir)
+            if command is None or args.skip_mergekit:
+                print("mergekit skipped" + ("" if args.skip_mergekit else
+                                            " (not installed: pip install mergekit)"))
+            else:
+                runs.append(Run("mergekit linear (fp32, normalize off)",
+                                lambda command=command: command))
+        measure(runs, args.repeats, state, parents, scratch)
+        tables[state] = runs
+
     print(f"\n{count / 1e9:.2f}B parameters, {checkpoint_gb:.2f} GB per checkpoint, "
-          f"{len(shard_files(low))} shards, α = {args.alpha}, torch threads "
-          f"{torch.get_num_threads()}, median of {args.repeats}\n")
-    print(f"| {'run':<44} | {'wall s':>7} | {'× floor':>7} | {'peak RSS GB':>11} |")
-    print(f"|{'-' * 46}|{'-' * 9}|{'-' * 9}|{'-' * 13}|")
-    for result in results:
-        print(f"| {result['name']:<44} | {result['wall']:7.2f} | {result['wall'] / floor:7.2f} | "
-              f"{result['rss']:11.2f} |")
-    per_output = many["wall"] / len(args.alphas)
-    print(f"\none-pass multi-α: {per_output:.2f} s per output "
-          f"({per_output / floor:.2f} × the single-output floor); runs: "
-          + "; ".join(f"{r['name']}: {', '.join(f'{w:.2f}' for w in r['walls'])}" for r in results))
+          f"{len(shard_files(low))} shards, α = {args.alpha}, {os.cpu_count()} CPUs, "
+          f"median of {args.repeats}")
+    for state, runs in tables.items():
+        report(runs, state)
     shutil.rmtree(scratch, ignore_errors=True)
 
 

@@ -16,7 +16,7 @@ import torch
 from safetensors import safe_open
 from safetensors.torch import save_file
 
-from codefrontier.merge import INDEX_FILE, MergeError, merge_alphas, merge_checkpoints
+from codefrontier.merge import INDEX_FILE, MergeError, merge_alpha, merge_checkpoints
 
 ALPHAS = [-1.0, -0.5, 0.0, 0.25, 1.0, 1.3, 1.5, 3.0]
 
@@ -115,14 +115,11 @@ def test_same_inputs_give_bit_identical_outputs(parents, tmp_path):
 
 
 def test_task_vector_form_is_an_affine_combination(tmp_path):
+    """base + Σ w_i (θ_i − base) is the affine combination with the base weighted 1 − Σ w_i."""
     base = write_sharded(tmp_path / "base", random_tensors(0))
     a = write_sharded(tmp_path / "a", random_tensors(1))
     b = write_sharded(tmp_path / "b", random_tensors(2))
-    out = tmp_path / "out"
-    done = subprocess.run([sys.executable, "-m", "codefrontier.cli", "merge", "--base", str(base),
-                           "--parents", str(a), str(b), "--weights", "0.5", "1.0",
-                           "--out", str(out)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    out = merge_checkpoints([base, a, b], [1 - 0.5 - 1.0, 0.5, 1.0], tmp_path / "out")
     merged, tb, ta, tbb = read_all(out), read_all(base), read_all(a), read_all(b)
     name = "layer.0.weight"
     expected = (tb[name].float() + 0.5 * (ta[name].float() - tb[name].float())
@@ -141,14 +138,13 @@ def test_mismatched_parents_fail_naming_the_tensor(tmp_path):
     assert not list(tmp_path.glob(".out.tmp-*"))  # nothing half-written is left
 
 
-def test_cli_refuses_to_overwrite_without_force(parents, tmp_path):
+def test_refuses_to_overwrite_without_force(parents, tmp_path):
     low, high = parents
-    args = [sys.executable, "-m", "codefrontier.cli", "merge", "--low", str(low), "--high",
-            str(high), "--alpha", "1.3", "--out", str(tmp_path / "out")]
-    assert subprocess.run(args, capture_output=True).returncode == 0
-    again = subprocess.run(args, capture_output=True, text=True)
-    assert again.returncode == 2 and "--force" in again.stderr
-    assert subprocess.run([*args, "--force"], capture_output=True).returncode == 0
+    out = merge_alpha(low, high, 1.3, tmp_path / "out")
+    with pytest.raises(MergeError, match="exists; pass --force"):
+        merge_alpha(low, high, 1.3, out)
+    assert merge_alpha(low, high, 0.5, out, force=True) == out
+    assert json.loads((out / "provenance.json").read_text())["alpha"] == 0.5
 
 
 def test_weights_must_sum_to_one(parents, tmp_path):
@@ -177,29 +173,12 @@ def test_a_merged_transformers_model_loads_and_gives_finite_logits(tmp_path):
     assert merged.config.tie_word_embeddings
 
 
-def test_several_alphas_in_one_pass_equal_separate_merges(parents, tmp_path):
+def test_merge_alpha_is_the_two_parent_affine_combination(parents, tmp_path):
     low, high = parents
-    alphas = ["-0.5", "1.3", "3"]
-    outs = [str(tmp_path / f"together-{a}") for a in alphas]
-    done = subprocess.run([sys.executable, "-m", "codefrontier.cli", "merge", "--low", str(low),
-                           "--high", str(high), "--alpha", *alphas, "--out", *outs],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    for alpha, together in zip(alphas, outs, strict=True):
-        alone = merge_checkpoints([low, high], [1 - float(alpha), float(alpha)],
-                                  tmp_path / f"alone-{alpha}")
-        for shard in sorted(alone.glob("*.safetensors")):
-            assert shard.read_bytes() == (Path(together) / shard.name).read_bytes()
-        provenance = json.loads((Path(together) / "provenance.json").read_text())
-        assert provenance["weights"] == [1 - float(alpha), float(alpha)]
-
-
-def test_one_out_per_alpha(parents, tmp_path):
-    low, high = parents
-    done = subprocess.run([sys.executable, "-m", "codefrontier.cli", "merge", "--low", str(low),
-                           "--high", str(high), "--alpha", "0.5", "2", "--out",
-                           str(tmp_path / "x")], capture_output=True, text=True)
-    assert done.returncode == 2 and "one --out per --alpha" in done.stderr
+    by_alpha = merge_alpha(low, high, 1.3, tmp_path / "by-alpha")
+    by_weights = merge_checkpoints([low, high], [1 - 1.3, 1.3], tmp_path / "by-weights")
+    for shard in sorted(by_weights.glob("*.safetensors")):
+        assert shard.read_bytes() == (by_alpha / shard.name).read_bytes()
 
 
 def test_integer_buffers_are_copied_and_must_agree(tmp_path):
@@ -232,19 +211,20 @@ def test_parent_hashes_are_recorded_and_cached(parents, tmp_path):
     assert cache.sha256(shard) != first
 
 
-# A real merge that stops for good after writing its first tensors, so that a test can
-# kill it while its temporary folder exists, however fast or slow the machine is.
+# A real merge that stops for good at its second piece, whichever worker thread takes
+# it (the others go on until they are done, or wait for it), so that a test can kill it
+# while its temporary folder exists, however fast or slow the machine is.
 STALLING_MERGE = """
-import sys, threading
-import codefrontier.merge as merge
-combine, calls = merge.combine, []
-def combine_then_stall(*args, **kwargs):
-    calls.append(1)
-    if len(calls) == 3:
+import itertools, sys, threading
+import codefrontier.merge.pipeline as pipeline
+from codefrontier.merge import merge_checkpoints
+combine, calls = pipeline.combine_piece, itertools.count()
+def combine_or_stall(*args, **kwargs):
+    if next(calls) == 1:
         threading.Event().wait()
     return combine(*args, **kwargs)
-merge.combine = combine_then_stall
-merge.merge_checkpoints(sys.argv[1:3], [0.5, 0.5], sys.argv[3])
+pipeline.combine_piece = combine_or_stall
+merge_checkpoints(sys.argv[1:3], [0.5, 0.5], sys.argv[3])
 """
 
 
@@ -274,6 +254,7 @@ def test_a_merge_removes_what_killed_merges_left_and_keeps_running_ones(parents,
         killed.send_signal(signal.SIGKILL)
         killed.wait()
         assert leftover.is_dir()  # kill -9 leaves the half-written folder behind
+        assert not out.exists()  # but nothing at the output's name
         with caplog.at_level(logging.INFO, logger="codefrontier.merge"):
             merge_checkpoints([low, high], [0.5, 0.5], out)
         assert not leftover.exists() and str(leftover) in caplog.text
@@ -287,30 +268,16 @@ def test_a_merge_removes_what_killed_merges_left_and_keeps_running_ones(parents,
 
 
 def test_provenance_records_the_alpha_asked_for(parents, tmp_path):
-    low, high = parents
-    done = subprocess.run([sys.executable, "-m", "codefrontier.cli", "merge", "--low", str(low),
-                           "--high", str(high), "--alpha", "1.3", "--out", str(tmp_path / "out")],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    provenance = json.loads((tmp_path / "out" / "provenance.json").read_text())
+    out = merge_alpha(*parents, 1.3, tmp_path / "out", extra_provenance={"setting": "k2"})
+    provenance = json.loads((out / "provenance.json").read_text())
     assert provenance["alpha"] == 1.3
     assert provenance["weights"] == [1 - 1.3, 1.3]
-
-
-@pytest.mark.parametrize("alpha", ["nan", "inf", "1e308"])
-def test_cli_refuses_an_alpha_that_is_not_a_usable_number_naming_alpha(parents, tmp_path, alpha):
-    low, high = parents
-    done = subprocess.run([sys.executable, "-m", "codefrontier.cli", "merge", "--low", str(low),
-                           "--high", str(high), f"--alpha={alpha}", "--out",
-                           str(tmp_path / "out")], capture_output=True, text=True)
-    assert done.returncode != 0
-    assert "α must be a finite number" in done.stderr
-    assert f"got {float(alpha)!r}" in done.stderr
-    assert "weights must sum to 1" not in done.stderr
-    assert not (tmp_path / "out").exists()
+    assert provenance["setting"] == "k2" and provenance["kind"] == "merge"
+    assert {"torch_version", "codefrontier_version", "code_version"} <= provenance.keys()
 
 
 @pytest.mark.parametrize("alpha", [float("nan"), float("inf"), 1e308])
 def test_merging_at_an_alpha_that_is_not_a_usable_number_names_alpha(parents, tmp_path, alpha):
     with pytest.raises(MergeError, match=rf"α must be a finite number.*got {re.escape(repr(alpha))}"):
-        merge_alphas(*parents, [alpha], [tmp_path / "out"])
+        merge_alpha(*parents, alpha, tmp_path / "out")
+    assert not (tmp_path / "out").exists()

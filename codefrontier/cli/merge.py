@@ -6,7 +6,7 @@ import argparse
 
 
 def _merge(args: argparse.Namespace) -> int:
-    from codefrontier.merge import merge_alphas, merge_checkpoints
+    from codefrontier.merge import merge_alpha, merge_checkpoints
 
     if args.parents:
         if args.alpha is not None:
@@ -19,7 +19,7 @@ def _merge(args: argparse.Namespace) -> int:
         return 0
     if not (args.low and args.high and args.alpha is not None):
         raise ValueError("give --low, --high and --alpha, or --parents with --weights")
-    (out,) = merge_alphas(args.low, args.high, [args.alpha], [args.out], force=args.force)
+    out = merge_alpha(args.low, args.high, args.alpha, args.out, force=args.force)
     print(f"merged {args.low} and {args.high} at α = {args.alpha} -> {out}")
     return 0
 
