@@ -55,7 +55,7 @@ for pidfile in "$dir"/run/slurmd*.pid; do
 done
 stop "$dir/run/slurmctld.pid" slurmctld
 for node in cfnode1 cfnode2; do
-    if ip netns list 2>/dev/null | grep -qw "$node"; then ip netns delete "$node"; fi
+    if [ -e "/run/netns/$node" ]; then ip netns delete "$node"; fi
     rm -rf "/etc/netns/$node"
 done
 for link in cfv1 cfv2 cfbr0; do

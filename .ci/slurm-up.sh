@@ -197,7 +197,9 @@ fi
 
 # The two namespaced nodes: a bridge on the host, a veth pair and a namespace per node.
 ip link show "$bridge" >/dev/null 2>&1 || ip link add "$bridge" type bridge
-ip addr show dev "$bridge" | grep -q "$subnet.1/" || ip addr add "$subnet.1/24" dev "$bridge"
+# `replace`, not `add`: idempotent where a previous run left the address (and no
+# `... | grep -q` test, which under pipefail fails at random when grep quits early)
+ip addr replace "$subnet.1/24" dev "$bridge"
 ip link set "$bridge" up
 hosts=$(printf '127.0.0.1 localhost\n%s.1 %s\n%s.11 %s\n%s.12 %s\n' \
         "$subnet" "$host" "$subnet" "${pair[0]}" "$subnet" "${pair[1]}")
@@ -205,13 +207,12 @@ hosts=$(printf '127.0.0.1 localhost\n%s.1 %s\n%s.11 %s\n%s.12 %s\n' \
 awk '$3 ~ /^cgroup/ {print $1, $2, $3, $4}' /proc/self/mounts > "$dir/cgroup.mounts"
 for index in 1 2; do
     node=${pair[$((index - 1))]}
-    ip netns list | grep -qw "$node" || ip netns add "$node"
+    [ -e "/run/netns/$node" ] || ip netns add "$node"
     if ! ip link show "cfv$index" >/dev/null 2>&1; then
         ip link add "cfv$index" type veth peer name eth0 netns "$node"
     fi
     ip link set "cfv$index" master "$bridge" up
-    ip -n "$node" addr show dev eth0 | grep -q "$subnet.1$index/" \
-        || ip -n "$node" addr add "$subnet.1$index/24" dev eth0
+    ip -n "$node" addr replace "$subnet.1$index/24" dev eth0
     ip -n "$node" link set eth0 up
     ip -n "$node" link set lo up
     mkdir -p "/etc/netns/$node" "$dir/slurmd/$node"
