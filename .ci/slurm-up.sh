@@ -208,7 +208,9 @@ awk '$3 ~ /^cgroup/ {print $1, $2, $3, $4}' /proc/self/mounts > "$dir/cgroup.mou
 for index in 1 2; do
     node=${pair[$((index - 1))]}
     [ -e "/run/netns/$node" ] || ip netns add "$node"
-    if ! ip link show "cfv$index" >/dev/null 2>&1; then
+    if ! ip -n "$node" link show eth0 >/dev/null 2>&1; then
+        # a veth left from an earlier namespace of this name leads nowhere: replace it
+        ip link delete "cfv$index" >/dev/null 2>&1 || true
         ip link add "cfv$index" type veth peer name eth0 netns "$node"
     fi
     ip link set "cfv$index" master "$bridge" up
