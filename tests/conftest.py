@@ -1,4 +1,6 @@
+import atexit
 import os
+import shutil
 import socket
 import tempfile
 
@@ -21,8 +23,11 @@ def call_problem(problem_id="add", tests=None):
                    func_name="add", time_limit_s=1.0)
 
 
-# Content hashes are cached per user (~/.cache/codefrontier); tests keep their own.
-os.environ.setdefault("CODEFRONTIER_CACHE", tempfile.mkdtemp(prefix="codefrontier-cache-"))
+# Content hashes are cached per user (~/.cache/codefrontier); tests keep their own,
+# removed when the session ends.
+if "CODEFRONTIER_CACHE" not in os.environ:
+    os.environ["CODEFRONTIER_CACHE"] = tempfile.mkdtemp(prefix="codefrontier-cache-")
+    atexit.register(shutil.rmtree, os.environ["CODEFRONTIER_CACHE"], ignore_errors=True)
 
 SUM_OK = "a, b = map(int, input().split())\nprint(a + b)\n"
 
