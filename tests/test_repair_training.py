@@ -24,10 +24,10 @@ from codefrontier.train.repair import (
     Failure,
     RepairOptions,
     ReplayBuffer,
-    feedback_turn_ids,
     replay_groups,
     row_groups,
 )
+from codefrontier.train.rollout import next_turn_ids
 
 STATEMENT = "Sum the list.\n\nExample 1\nInput:\n3\n1 2 3\nExpected output:\n6\n"
 WRONG_SUM = "n = int(input())\nprint(sum(map(int, input().split())) + 1)\n"
@@ -99,7 +99,8 @@ def test_first_attempt_feedback_and_second_prompt_are_the_rendered_conversation(
     first = tokenizer(answer(WRONG_SUM), add_special_tokens=False)["input_ids"] + \
         [tokenizer.eos_token_id]
     feedback = "Your program gave a wrong answer on example 1.\nFix it."
-    turn = feedback_turn_ids(tokenizer, feedback, tokenizer.decode(first[-1:]))
+    turn = next_turn_ids(tokenizer, [{"role": "user", "content": feedback}],
+                         tokenizer.decode(first[-1:]))
     whole = render(tokenizer, [*messages, {"role": "assistant", "content": answer(WRONG_SUM)},
                                {"role": "user", "content": feedback}],
                    add_generation_prompt=True)

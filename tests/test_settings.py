@@ -278,8 +278,7 @@ def test_settings_reject_limits_of_another_setting():
 def test_tool_results_extend_a_rollout_by_the_template_s_own_tokens(tokenizer):
     """Between a turn that called a tool and the next turn: the tool's result and the
     next turn's opening, exactly as the chat template renders the whole conversation."""
-    from codefrontier.train.multi_turn import tool_suffix_ids
-    from codefrontier.train.rollout import render_prompt
+    from codefrontier.train.rollout import next_turn_ids, render_prompt
 
     call = {"type": "function", "function": {"name": "python", "arguments": {"code": "1"}}}
     turn = [{"role": "user", "content": "add"},
@@ -289,5 +288,6 @@ def test_tool_results_extend_a_rollout_by_the_template_s_own_tokens(tokenizer):
     rendered_turn = tokenizer(tokenizer.apply_chat_template(turn, tokenize=False),
                               add_special_tokens=False)["input_ids"]
     end = len(rendered_turn) - rendered_turn[::-1].index(tokenizer.eos_token_id)
-    assert rendered_turn[:end] + tool_suffix_ids(tokenizer, results) == whole
-    assert "exit status: 0" in tokenizer.decode(tool_suffix_ids(tokenizer, results))
+    suffix = next_turn_ids(tokenizer, results, tokenizer.eos_token, tool_calls=[call])
+    assert rendered_turn[:end] + suffix == whole
+    assert "exit status: 0" in tokenizer.decode(suffix)

@@ -10,7 +10,7 @@ prefix cache, so that a turn prefills only the tool results since the last one.
 
 The tokens are TRL's: each conversation is rendered once; a later turn's prompt is
 the earlier prompt, the tokens sampled, and the tool results rendered by the chat
-template between them (`tool_suffix_ids`), never a new rendering of the whole
+template between them (`rollout.next_turn_ids`), never a new rendering of the whole
 conversation, so the trained tokens are exactly those sampled. The tool results' tokens
 carry no loss (`env_mask` 0). As in TRL's loop, `max_completion_length` bounds a whole
 episode's completion, tool results included: a turn samples at most what is left, and
@@ -28,29 +28,10 @@ from codefrontier.problems.schema import Problem
 from codefrontier.settings.environments import end_episode
 from codefrontier.settings.episodes import Episode, run_episodes
 from codefrontier.settings.multi_turn import MultiTurnSetting
-from codefrontier.train.rollout import policy_sampler, render_prompt
+from codefrontier.train.rollout import next_turn_ids, policy_sampler, render_prompt
 
 # seeds: a rollout's turns use attempt numbers below this (policy_sampler's formula)
 MAX_ROUNDS = 32
-
-
-def tool_suffix_ids(tokenizer, tool_messages: list[dict]) -> list[int]:
-    """The tokens the chat template puts between an assistant turn that called tools
-    (its end-of-turn token included) and the next assistant turn: the tool results and
-    the opening of the next turn."""
-    call = {"type": "function", "function": {"name": tool_messages[0].get("name", "tool"),
-                                             "arguments": {}}}
-    probe = [{"role": "user", "content": "task"},
-             {"role": "assistant", "content": "", "tool_calls": [call]}]
-    before = tokenizer.apply_chat_template(probe, tokenize=False)
-    after = tokenizer.apply_chat_template([*probe, *tool_messages], tokenize=False,
-                                          add_generation_prompt=True)
-    end = before.rfind(tokenizer.eos_token) + len(tokenizer.eos_token) \
-        if tokenizer.eos_token and tokenizer.eos_token in before else len(before)
-    if not after.startswith(before[:end]):
-        raise ValueError("the chat template renders an assistant turn differently when tool "
-                         "results follow it: cannot append them to a rollout")
-    return tokenizer(after[end:], add_special_tokens=False)["input_ids"]
 
 
 @dataclass
@@ -118,9 +99,11 @@ class PolicyBackend(Backend):
                 render_prompt(self.tokenizer, conversation, tools), messages_seen=len(conversation))
             return row
         # the first new message is the assistant turn the tokens already hold
+        turn = conversation[row.messages_seen]
         results = [m for m in conversation[row.messages_seen + 1:] if m["role"] == "tool"]
         row.messages_seen = len(conversation)
-        suffix = tool_suffix_ids(self.tokenizer, results)
+        suffix = next_turn_ids(self.tokenizer, results, self.tokenizer.decode(row.completion_ids[-1:]),
+                               tool_calls=turn.get("tool_calls"))
         if len(row.completion_ids) + len(suffix) >= self.budget:
             row.full = True  # the results do not fit: the episode ends here, truncated
         else:

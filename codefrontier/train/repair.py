@@ -42,7 +42,7 @@ from codefrontier.judge.extract import extract_code
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.pipeline.options import option
 from codefrontier.problems.schema import Problem
-from codefrontier.train.rollout import policy_sampler, render_prompt
+from codefrontier.train.rollout import next_turn_ids, policy_sampler, render_prompt
 
 REPAIR_LOG = "repair.jsonl"  # in the work folder, beside rewards.jsonl
 
@@ -113,25 +113,6 @@ def replay_groups(groups: int, buffered: int, share: float, rng: random.Random) 
     return sorted(rng.sample(range(groups), wanted))
 
 
-def feedback_turn_ids(tokenizer, feedback: str, end_of_turn: str) -> list[int]:
-    """The tokens between a first attempt that ended with `end_of_turn` (the text of its
-    stop token, which the policy wrote) and the second attempt: the rest of the chat
-    template's end of the assistant turn, the feedback as a user turn, and the header of
-    the next assistant turn."""
-    probe = [{"role": "user", "content": "task"}, {"role": "assistant", "content": "ANSWER"}]
-    before = tokenizer.apply_chat_template(probe, tokenize=False)
-    after = tokenizer.apply_chat_template([*probe, {"role": "user", "content": feedback}],
-                                          tokenize=False, add_generation_prompt=True)
-    end = before.rindex("ANSWER") + len("ANSWER")
-    if not after.startswith(before[:end]):
-        raise ValueError("the chat template renders an assistant turn differently when a "
-                         "user turn follows it: cannot append feedback to a rollout")
-    suffix = after[end:]
-    if end_of_turn and suffix.startswith(end_of_turn):
-        suffix = suffix[len(end_of_turn):]
-    return tokenizer(suffix, add_special_tokens=False)["input_ids"]
-
-
 class RepairRollout:
     """GRPOTrainer's `rollout_func` for repair training (module docstring)."""
 
@@ -196,7 +177,8 @@ class RepairRollout:
             feedback = judged_feedback(self.reward.pool, problem, program, asdict(result),
                                        self.options.max_feedback_tokens, count_tokens)
             self.buffer.add(Failure(problem.problem_id, program, feedback, step))
-            turn = feedback_turn_ids(tokenizer, feedback, tokenizer.decode(firsts[i][-1:]))
+            turn = next_turn_ids(tokenizer, [{"role": "user", "content": feedback}],
+                                 tokenizer.decode(firsts[i][-1:]))
             repairs.append((i, turn))
             second_prompts.append(prompt_ids[i] + firsts[i] + turn)
         seconds, second_logprobs = generate(second_prompts, 1)

@@ -25,6 +25,35 @@ def render_prompt(tokenizer, messages: list[dict], tools: list | None = None) ->
     return tokenizer(text, add_special_tokens=False)["input_ids"]
 
 
+def next_turn_ids(tokenizer, following: list[dict], end_of_turn: str,
+                  tool_calls: list[dict] | None = None) -> list[int]:
+    """The tokens the chat template puts between an assistant turn the policy ended with
+    `end_of_turn` (the text of the stop token it wrote; with `tool_calls`, a turn that
+    called tools) and the policy's next turn: the rest of the template's end of the
+    assistant turn, the `following` messages (feedback, tool results) and the opening of
+    the next assistant turn. Appended to a rollout's tokens, they give what the template
+    renders for the whole conversation, without rendering it again."""
+    assistant = {"role": "assistant", "content": _ANSWER}
+    if tool_calls:
+        assistant["tool_calls"] = tool_calls
+    probe = [{"role": "user", "content": "task"}, assistant]
+    before = tokenizer.apply_chat_template(probe, tokenize=False)
+    after = tokenizer.apply_chat_template([*probe, *following], tokenize=False,
+                                          add_generation_prompt=True)
+    end = before.rindex(_ANSWER) + len(_ANSWER)
+    if end_of_turn and end_of_turn in before[end:]:
+        # the template's own end of turn (after its rendering of the tool calls, which
+        # the policy wrote in its own words) is the token the policy stopped at
+        end = before.index(end_of_turn, end) + len(end_of_turn)
+    if not after.startswith(before[:end]):
+        raise ValueError("the chat template renders an assistant turn differently when "
+                         "messages follow it: cannot append them to a rollout")
+    return tokenizer(after[end:], add_special_tokens=False)["input_ids"]
+
+
+_ANSWER = "ANSWER"  # the probe's assistant text, found again in its rendering
+
+
 def policy_sampler(trainer, tokenizer, seed_base: int, reuse_prefixes: bool = False):
     """`generate(prompts_ids, attempt) -> (completions_ids, logprobs)` with the trainer's
     policy, temperature and top-p, each completion bounded by max_completion_length (and
