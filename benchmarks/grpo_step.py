@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import os
 import pstats
 import tempfile
 import time
+from pathlib import Path
 
 # (phase, function name as cProfile records it, file-name fragment)
 PHASES = [
@@ -33,9 +35,13 @@ PHASES = [
     ("tool calls: submit", "submit", "settings/environments.py"),
     ("judging (reward)", "__call__", "codefrontier/train/grpo.py"),
     ("loss forward", "compute_loss", "grpo_trainer.py"),
-    ("backward", "run_backward", "~"),
-    ("optimizer step", "step", "torch/optim/adamw.py"),
+    ("backward", "_engine_run_backward", "torch/autograd/graph.py"),
+    ("optimizer step", "step", "torch/optim/adam.py"),  # AdamW's step is Adam's
 ]
+
+
+# a multi-turn rollout's turns: one call of the policy backend each, every episode's turn at once
+TURN = ("generate", "codefrontier/train/multi_turn.py")
 
 
 def phase_times(stats: pstats.Stats) -> dict[str, float]:
@@ -45,6 +51,21 @@ def phase_times(stats: pstats.Stats) -> dict[str, float]:
             if name == function and fragment in filename:
                 found[phase] = found.get(phase, 0.0) + cumulative
     return found
+
+
+def logged_steps(checkpoint: Path) -> list[dict]:
+    """The trainer's log entries of its steps (TRL's `num_tokens`, `step_time`, ...)."""
+    state = checkpoint / "trainer_state.json"
+    if not state.exists():
+        return []
+    return [entry for entry in json.loads(state.read_text())["log_history"]
+            if "step_time" in entry]
+
+
+def turn_calls(stats: pstats.Stats) -> int:
+    """How many turns the multi-turn rollouts sampled (0 for a single-turn setting)."""
+    return sum(calls for (filename, _, name), (_, calls, _, _, _) in stats.stats.items()
+               if name == TURN[0] and filename.endswith(TURN[1]))
 
 
 def main() -> None:
@@ -67,8 +88,9 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     overrides = {"max_steps": args.steps, "learning_rate": 1e-4, "temperature": 0.3,
                  "num_generations": 8, "per_device_train_batch_size": 32,
-                 "max_completion_length": 200, "save_steps": 10_000,
-                 **parse_overrides(args.set)}
+                 "max_completion_length": 200, **parse_overrides(args.set),
+                 "save_steps": args.steps}  # one checkpoint, at the end: its log history
+
     with tempfile.TemporaryDirectory() as scratch:
         profiler = cProfile.Profile()
         start = time.perf_counter()
@@ -77,7 +99,10 @@ def main() -> None:
                  judge_workers=args.threads, setting=args.setting)
         profiler.disable()
         total = time.perf_counter() - start
-    times = phase_times(pstats.Stats(profiler))
+        logged = logged_steps(Path(f"{scratch}/rl.work/checkpoint-{args.steps}"))
+    stats = pstats.Stats(profiler)
+    times = phase_times(stats)
+    turns = turn_calls(stats)
     print(f"{args.steps} GRPO steps ({args.setting}, {args.reward}, {args.threads} thread(s), "
           f"{overrides['per_device_train_batch_size']} completions per step): {total:.1f} s, "
           f"{total / args.steps:.1f} s per step including start-up")
@@ -86,6 +111,15 @@ def main() -> None:
             continue
         seconds = times[phase]
         print(f"  {phase:<30} {seconds / args.steps:6.2f} s per step ({100 * seconds / total:4.1f}%)")
+    if len(logged) > 1:  # the first step also warms up
+        steady = [entry["step_time"] for entry in logged[1:]]
+        print(f"  steps 2-{len(logged)}: {sum(steady) / len(steady):.2f} s per step; "
+              f"{logged[-1]['num_tokens'] / len(logged):.0f} tokens per step in the loss's rows "
+              f"(prompts and completions, tool results included, no padding)")
+    if turns:
+        sampled = times.get(PHASES[0][0], 0.0)
+        print(f"  {turns / args.steps:.1f} turns per step (every episode's turn at once), "
+              f"{sampled / turns:.2f} s of generation per turn")
 
 
 if __name__ == "__main__":
