@@ -301,8 +301,8 @@ def test_per_setting_overrides_reach_only_their_settings_runs_and_samples():
     config["sampling"] = {**config["sampling"], "per_setting": {"tool_use": {"max_new_tokens": 99}}}
     assert validation_error(config) is None
     trl = config["models"]["tiny"]["rl"]["trl"]
-    assert wf.rl_trl(config, "tiny", "agentic") == {**trl, "max_completion_length": 448}
-    assert wf.rl_trl(config, "tiny", "reasoning") == trl
+    assert wf.rl_trl(config, "tiny", "agentic") == {"seed": 0, **trl, "max_completion_length": 448}
+    assert wf.rl_trl(config, "tiny", "reasoning") == {"seed": 0, **trl}
     assert "--max-new-tokens 99" in wf.sampling_options(wf.setting_sampling(config, "tool_use"))
     assert "per_setting" not in wf.setting_sampling(config, "agentic")
     # a setting's override changes its own slices only: the others' outputs stay current
@@ -316,6 +316,30 @@ def test_per_setting_overrides_reach_only_their_settings_runs_and_samples():
     bad = three_setting_config()
     bad["sampling"] = {**bad["sampling"], "per_setting": {"tool_use": {"seed": 3}}}
     assert "'seed' is not one of" in validation_error(bad)
+
+
+def test_one_key_seeds_every_stage_and_a_stage_s_own_seed_wins():
+    """`seed` reaches the model's initialisation, SFT, every GRPO run and sampling (and
+    so their provenance slices); the problems do not depend on it."""
+    config = three_setting_config(seed=7)
+    assert validation_error(config) is None
+    commands = {rule: wf.command_options(config, rule, model="tiny", **wildcards)
+                for rule, wildcards in (("model_init", {}), ("sft", {}),
+                                        ("rl", {"setting": "agentic", "reward": "k2"}),
+                                        ("sample", {"setting": "tool_use"}),
+                                        ("problems", {"split": "train"}))}
+    assert "--seed 7" in commands["model_init"]
+    assert "--set seed=7" in commands["sft"] and "--set seed=7" in commands["rl"]
+    assert "--seed 7" in commands["sample"]
+    assert "seed" not in commands["problems"]
+    assert wf.config_slice(config, "sft", model="tiny")["seed"] == 7
+    assert wf.config_slice(config, "sample", model="tiny", setting="reasoning")["sampling"]["seed"] == 7
+    config["models"]["tiny"]["rl"]["trl"]["seed"] = 3
+    assert "--set seed=3" in wf.command_options(config, "rl", model="tiny", setting="agentic",
+                                                  reward="k2")
+    unseeded = three_setting_config()
+    unseeded.pop("seed", None)
+    assert "--set seed=0" in wf.command_options(unseeded, "sft", model="tiny")
 
 
 def test_a_setting_can_evaluate_the_runs_of_another():

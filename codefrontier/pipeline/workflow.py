@@ -166,11 +166,33 @@ def repair_options(config: dict, setting: str, model: str = "") -> str:
     return command_line(RepairAttemptOptions, _fields_of(RepairAttemptOptions, values))
 
 
+def run_seed(config: dict) -> int:
+    """The run's seed (`seed`, 0 when unset): the seed of the model's initialisation, SFT,
+    GRPO and sampling, where a stage does not set its own."""
+    return config.get("seed", 0)
+
+
+def seeded(config: dict, fields: dict) -> dict:
+    """A stage's fields with the run's seed, unless they name their own."""
+    return {"seed": run_seed(config), **fields}
+
+
+def model_init_fields(config: dict, model: str) -> dict:
+    """`codefrontier model init` fields of an embedded model (`init`, and the seed)."""
+    return seeded(config, config["models"][model].get("init") or {})
+
+
+def sft_fields(config: dict, model: str) -> dict:
+    """The TRL SFTConfig fields of a model's SFT run (`sft`, and the seed)."""
+    return seeded(config, config["models"][model].get("sft") or {})
+
+
 def rl_trl(config: dict, model: str, setting: str) -> dict:
-    """The TRL fields of a model's GRPO runs in a setting: `rl.trl`, then the setting's
-    own entry of `rl.per_setting` (multi-turn episodes need a longer completion budget)."""
+    """The TRL fields of a model's GRPO runs in a setting: the seed, `rl.trl`, then the
+    setting's own entry of `rl.per_setting` (multi-turn episodes need a longer completion
+    budget)."""
     rl = config["models"][model]["rl"]
-    return {**rl["trl"], **(rl.get("per_setting") or {}).get(setting, {})}
+    return seeded(config, {**rl["trl"], **(rl.get("per_setting") or {}).get(setting, {})})
 
 
 def rl_start(config: dict, model: str, reward: str) -> str:
@@ -233,8 +255,9 @@ def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
     slices = {
         "problems": lambda: config["data"],
         "sft_data": lambda: {**config["data"]["sft"], "settings": config["settings"]},
-        "model_init": lambda: {"base": model["base"], "init": model.get("init", {})},
-        "sft": lambda: model["sft"],
+        "model_init": lambda: {"base": model["base"],
+                               "init": model_init_fields(config, wildcards["model"])},
+        "sft": lambda: sft_fields(config, wildcards["model"]),
         "rl": lambda: _with_episodes({"reward": wildcards["reward"],
                                       "trl": rl_trl(config, wildcards["model"], setting),
                                       **_repair_slice(model, wildcards["reward"])},
@@ -335,14 +358,14 @@ def launcher(config: dict, model: str) -> str:
 
 
 def setting_sampling(config: dict, setting: str, model: str = "") -> dict:
-    """The sampling settings of one inference setting: `sampling`, then the setting's
+    """The sampling settings of one inference setting: the seed, `sampling`, then the setting's
     entry of `sampling.per_setting` (a multi-turn turn may need another token budget),
     then the model's engine fields (`models.<name>.sampling`: tensor parallelism, memory;
     the protocol itself is the grid's, the same for every model)."""
     sampling = {k: v for k, v in config["sampling"].items() if k != "per_setting"}
     engine = config["models"].get(model, {}).get("sampling") or {}
-    return {**sampling, **(config["sampling"].get("per_setting") or {}).get(setting, {}),
-            **engine}
+    return seeded(config, {**sampling, **(config["sampling"].get("per_setting") or {}).get(setting, {}),
+                           **engine})
 
 
 def _fields_of(options_class, values: dict) -> dict:
@@ -367,8 +390,8 @@ def command_options(config: dict, rule: str, **wildcards: str) -> str:
         # one SFT policy serves every setting: it learns each setting's protocol
         "sft_data": lambda: " ".join([sft_build_options(config["data"].get("sft", {})),
                                       *(f"--setting {name}" for name in config["settings"])]),
-        "model_init": lambda: init_options(config["models"][model].get("init", {})),
-        "sft": lambda: set_options(config["models"][model].get("sft", {})),
+        "model_init": lambda: init_options(model_init_fields(config, model)),
+        "sft": lambda: set_options(sft_fields(config, model)),
         "rl": lambda: " ".join(filter(None, [
             rl_options(config, model, wildcards["reward"]),
             set_options(rl_trl(config, model, setting)), f"--setting {setting}",
