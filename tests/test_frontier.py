@@ -278,11 +278,12 @@ def test_rows_of_two_settings_carry_their_own_causes_turns_and_tool_calls(tmp_pa
 
 def test_the_frontier_schema_appends_the_new_columns():
     names = FRONTIER_SCHEMA.names
-    assert names[-11:] == ["format_truncated_rate", "format_no_code_block_rate",
+    assert names[-14:] == ["format_truncated_rate", "format_no_code_block_rate",
                            "format_malformed_tool_call_rate", "format_turn_budget_exhausted_rate",
                            "format_no_submission_rate", "mean_turns", "mean_tool_calls",
                            "trained_in", "frontier_distance", "frontier_distance_lo",
-                           "frontier_distance_hi"]
+                           "frontier_distance_hi", "interpolation_distance",
+                           "interpolation_distance_lo", "interpolation_distance_hi"]
     assert names.index("mean_completion_tokens") == names.index("format_truncated_rate") - 1
 
 

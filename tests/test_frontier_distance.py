@@ -78,3 +78,25 @@ def test_the_bootstrap_is_reproducible_from_its_seed():
     counts = counts_for([*CURVE, (0.25, 0.25)])
     first = distances_with_interval(counts, [0, 1, 2], reps=200, seed=3)
     assert np.array_equal(first, distances_with_interval(counts, [0, 1, 2], reps=200, seed=3))
+
+
+def test_the_interpolation_distance_leaves_the_extrapolated_points_out_of_the_curve():
+    """An extrapolated merge beyond the [0, 1] curve is on the whole α curve (distance 0)
+    but beyond the interpolation curve; a run off the curve is measured against both."""
+    from codefrontier.analysis.frontier import add_frontier_distances
+
+    # (correctness-failure, optimization-failure) samples per checkpoint, 20 problems
+    def verdicts(correctness: int, optimization: int) -> list[dict]:
+        outcomes = (["correctness_failure"] * correctness + ["optimization_failure"] * optimization
+                    + ["correct"] * (10 - correctness - optimization))
+        return [{"problem_id": f"p{p}", "outcome": o} for p in range(20) for o in outcomes]
+
+    points = {0.0: (2, 4), 0.5: (3, 2), 1.0: (5, 1), 1.5: (4, 0), None: (6, 3)}
+    rows = [{"model": "m", "setting": "s", "difficulty": "all", "alpha": a} for a in points]
+    add_frontier_distances(rows, [verdicts(*counts) for counts in points.values()])
+    beyond, inside = rows[3], rows[4]
+    assert beyond["frontier_distance"] == pytest.approx(0.0)
+    assert beyond["interpolation_distance"] == pytest.approx(0.1 * math.sqrt(2))
+    assert beyond["interpolation_distance_lo"] > 0
+    assert rows[1]["interpolation_distance"] == pytest.approx(0.0)
+    assert inside["frontier_distance"] < 0 and inside["interpolation_distance"] < 0

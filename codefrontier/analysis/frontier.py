@@ -58,6 +58,11 @@ FRONTIER_SCHEMA = pa.schema([
     ("frontier_distance", pa.float64()),
     ("frontier_distance_lo", pa.float64()),
     ("frontier_distance_hi", pa.float64()),
+    # the same against the interpolation curve alone (the rows with α in [0, 1]): how far
+    # an extrapolated merge or another run reaches beyond what interpolation gives
+    ("interpolation_distance", pa.float64()),
+    ("interpolation_distance_lo", pa.float64()),
+    ("interpolation_distance_hi", pa.float64()),
 ])
 
 
@@ -222,8 +227,9 @@ def frontier_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLik
 
 
 def add_frontier_distances(rows: list[dict], verdicts: list[list[dict]]) -> None:
-    """Each row's frontier distance and interval against the α curve of its model, setting
-    and difficulty (the rows with an α, in α order); `verdicts[i]` are row i's."""
+    """Each row's distance and interval against the α curve of its model, setting and
+    difficulty (the rows with an α, in α order: `frontier_distance`) and against its
+    interpolation part (α in [0, 1]: `interpolation_distance`); `verdicts[i]` are row i's."""
     groups: dict[tuple, list[int]] = defaultdict(list)
     for index, row in enumerate(rows):
         groups[(row["model"], row["setting"], row["difficulty"])].append(index)
@@ -232,10 +238,13 @@ def add_frontier_distances(rows: list[dict], verdicts: list[list[dict]]) -> None
                        key=lambda i: rows[i]["alpha"])
         problems = sorted({v["problem_id"] for i in members for v in verdicts[i]})
         counts = np.array([failure_counts(verdicts[i], problems) for i in members])
-        found = distances_with_interval(counts, [members.index(i) for i in curve])
-        for i, (distance, low, high) in zip(members, found, strict=True):
-            rows[i].update(frontier_distance=_or_none(distance), frontier_distance_lo=_or_none(low),
-                           frontier_distance_hi=_or_none(high))
+        for column, on_curve in (("frontier_distance", curve),
+                                 ("interpolation_distance",
+                                  [i for i in curve if 0 <= rows[i]["alpha"] <= 1])):
+            found = distances_with_interval(counts, [members.index(i) for i in on_curve])
+            for i, (distance, low, high) in zip(members, found, strict=True):
+                rows[i].update({column: _or_none(distance), f"{column}_lo": _or_none(low),
+                                f"{column}_hi": _or_none(high)})
 
 
 def failure_counts(verdicts: list[dict], problems: list[str]) -> list[tuple[int, int, int]]:
