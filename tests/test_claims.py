@@ -89,7 +89,8 @@ def test_one_section_per_model_and_setting_in_setting_order():
              for s in ("agentic", "reasoning", "tool_use")}
     report, warnings = check(frontier, ensemble, norms)
     headings = [line for line in report.splitlines() if line.startswith("## ")]
-    assert headings == ["## tiny / reasoning", "## tiny / tool_use", "## tiny / agentic"]
+    assert headings == ["## The paper's findings on this run", "## tiny / reasoning",
+                        "## tiny / tool_use", "## tiny / agentic"]
     assert warnings == [] and report.count(": holds.") == 18
 
 

@@ -28,7 +28,8 @@ For every model × setting with a merge curve (the `all` rows of the frontier ta
   and, given the repair table, each checkpoint's repair rate by first failure and its
   share solved with repair against pass@2 of first attempts at the same budget.
 
-The result is a Markdown report with one section per model × setting (settings in
+The report opens with the paper's five findings, each with a verdict per model ×
+setting (analysis/findings.py), then has one section per model × setting (settings in
 the settings registry's order): each setting's claims are checked on its own rows, whether it
 has its own RL runs and merges or evaluates another setting's (`trained_in`: then the
 merges' provenance of that setting says whether the endpoints differ). A claim that does
@@ -44,6 +45,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from codefrontier.analysis.findings import findings_table
 from codefrontier.analysis.frontier import FORMAT_CAUSES
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.pipeline.layout import MERGE_FOLDER, trained_folder
@@ -296,6 +298,9 @@ def check(frontier: pd.DataFrame, ensemble: pd.DataFrame,
     header = "# Claims checked on this run\n\n"
     if warnings:
         header += "".join(f"**WARNING** {w}\n\n" for w in warnings)
+    header += (f"## The paper's findings on this run\n\n{findings_table(frontier, ensemble)}\n"
+               "Verdicts by the rules of `codefrontier.analysis.findings`; the checks below "
+               "give the figures per setting.\n\n")
     return header + "\n".join(sections), warnings
 
 
