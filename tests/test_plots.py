@@ -49,7 +49,8 @@ def frontier_row(checkpoint, correct, optimization, wrong, format_error, se=0.06
            "mean_tool_calls": 0.0 if setting == "reasoning" else 2.0,
            "trained_in": None if kind == "sft" else "reasoning",
            "frontier_distance": None, "frontier_distance_lo": None,
-           "frontier_distance_hi": None}
+           "frontier_distance_hi": None, "interpolation_distance": None,
+           "interpolation_distance_lo": None, "interpolation_distance_hi": None}
     assert list(row) == FRONTIER_SCHEMA.names
     return row
 
