@@ -127,3 +127,11 @@ def test_the_table_has_a_row_per_finding_and_setting_in_setting_order():
     assert len(body) == 10
     assert body[:2] == [["| 1. trade-off with a flat solve rate", "tiny / reasoning", "**holds**"],
                         ["| 1. trade-off with a flat solve rate", "tiny / agentic", "**holds**"]]
+
+
+def test_a_setting_that_evaluates_another_settings_runs_says_so():
+    rows = [*TRADE_OFF, *({**r, "setting": "tool_use"} for r in TRADE_OFF)]
+    frame = pd.DataFrame(rows).assign(trained_in="reasoning")
+    table = findings_table(frame, NO_ENSEMBLE)
+    assert "| tiny / tool_use (runs trained in reasoning) |" in table
+    assert "| tiny / reasoning |" in table

@@ -45,7 +45,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from codefrontier.analysis.findings import findings_table
+from codefrontier.analysis.findings import findings_table, rows_trained_in
 from codefrontier.analysis.frontier import FORMAT_CAUSES
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.pipeline.layout import MERGE_FOLDER, trained_folder
@@ -302,15 +302,6 @@ def check(frontier: pd.DataFrame, ensemble: pd.DataFrame,
                "Verdicts by the rules of `codefrontier.analysis.findings`; the checks below "
                "give the figures per setting.\n\n")
     return header + "\n".join(sections), warnings
-
-
-def rows_trained_in(rows: pd.DataFrame, setting: str) -> str:
-    """The setting whose runs (and merges) a setting's RL rows come from: its own, unless
-    the table's `trained_in` column names another (tables without it: its own)."""
-    if "trained_in" not in rows:
-        return setting
-    sources = rows.loc[rows["kind"] != "sft", "trained_in"].dropna().unique()
-    return sources[0] if len(sources) == 1 else setting
 
 
 def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.DataFrame,

@@ -259,6 +259,15 @@ def findings(rows: pd.DataFrame, ensemble: pd.DataFrame, model: str,
             moving_the_front(rows)]
 
 
+def rows_trained_in(rows: pd.DataFrame, setting: str) -> str:
+    """The setting whose runs (and merges) a setting's RL rows come from: its own, unless
+    the table's `trained_in` column names another (tables without it: its own)."""
+    if "trained_in" not in rows:
+        return setting
+    sources = rows.loc[rows["kind"] != "sft", "trained_in"].dropna().unique()
+    return sources[0] if len(sources) == 1 else setting
+
+
 def findings_table(frontier: pd.DataFrame, ensemble: pd.DataFrame) -> str:
     """A Markdown table: finding × (model, setting) → verdict, figure and reason."""
     table = frontier[frontier["difficulty"] == "all"]
@@ -269,9 +278,12 @@ def findings_table(frontier: pd.DataFrame, ensemble: pd.DataFrame) -> str:
                     key=lambda group: (group[0][0], order[group[0][1]]))
     found = {(model, setting): findings(rows, ensemble, model, setting)
              for (model, setting), rows in groups}
+    where = {(model, setting): setting if (source := rows_trained_in(rows, setting)) == setting
+             else f"{setting} (runs trained in {source})" for (model, setting), rows in groups}
     for number in TITLES:
         for (model, setting), items in found.items():
             item = items[number - 1]
-            lines.append(f"| {number}. {item.name} | {model} / {setting} | **{item.verdict}** "
+            lines.append(f"| {number}. {item.name} | {model} / {where[(model, setting)]} "
+                         f"| **{item.verdict}** "
                          f"| {item.figure or '—'} | {item.reason} |")
     return "\n".join(lines) + "\n"
