@@ -187,6 +187,26 @@ def test_the_default_trains_in_reasoning_and_the_overlay_trains_every_setting(tm
     assert counts["overlay"] == {"rl": 9, "merge": 15, "sample": 27}
 
 
+def test_the_ensemble_overlay_samples_reasoning_32_times_and_trains_nothing_new(tmp_path):
+    """configs/tiny-ensemble-32.yaml plans the default's DAG with 32 samples per problem in
+    reasoning, the other settings' sampling as it was, and no repair at evaluation."""
+    import shutil
+
+    overlay = REPO / "configs" / "tiny-ensemble-32.yaml"
+    shutil.copy(REPO / "config.yaml", tmp_path / "config.yaml")
+    done = snakemake(tmp_path, "-n", "--quiet", "rules", config=overlay, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    words = " ".join((done.stdout + done.stderr).split())
+    assert int(words.split(" rl ")[1].split()[0]) == 5 and " repair " not in words
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    changes = yaml.safe_load(overlay.read_text())
+    config["sampling"]["per_setting"].update(changes["sampling"]["per_setting"])
+    config["repair"].update(changes["repair"])
+    assert wf.setting_sampling(config, "reasoning")["n"] == 32
+    assert wf.setting_sampling(config, "tool_use")["n"] == 2
+    assert wf.repair_verdict_files(config) == []
+
+
 def test_repair_adds_second_attempts_for_the_checkpoints_it_names(tmp_path):
     import shutil
 
