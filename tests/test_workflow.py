@@ -207,6 +207,21 @@ def test_the_ensemble_overlay_samples_reasoning_32_times_and_trains_nothing_new(
     assert wf.repair_verdict_files(config) == []
 
 
+def test_the_findings_overlay_adds_r3_r4_and_a_wider_alpha_sweep(tmp_path):
+    """configs/tiny-findings.yaml: R_3 and R_4 as runs of their own, α from −1 to 3 (the
+    default's 5 runs and 5 merges, plus 2 runs and 3 merges; their checkpoints evaluated in
+    every setting)."""
+    import shutil
+
+    shutil.copy(REPO / "config.yaml", tmp_path / "config.yaml")
+    done = snakemake(tmp_path, "-n", "--quiet", "rules",
+                     config=REPO / "configs" / "tiny-findings.yaml", timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    words = " ".join((done.stdout + done.stderr).split())
+    counts = {rule: int(words.split(f" {rule} ")[1].split()[0]) for rule in ("rl", "merge", "sample")}
+    assert counts == {"rl": 7, "merge": 8, "sample": 27 + 2 * 3 + 3 * 3}
+
+
 def test_repair_adds_second_attempts_for_the_checkpoints_it_names(tmp_path):
     import shutil
 
