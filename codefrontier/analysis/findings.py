@@ -119,12 +119,13 @@ def trade_off(low: pd.Series, high: pd.Series) -> Finding:
     rises = changes["correctness_failure"][0] > 0 and _significant(
         *changes["correctness_failure"])
     flat = not _significant(*changes["correct"])
+    better = "high" if changes["correct"][0] > 0 else "low"
     reason = {(True, True): "correctness failures rise as optimization failures fall; the "
                             "solve rate stays flat",
               (True, False): "correctness failures rise, but the solve rate moves too",
               (False, True): "the solve rate stays flat, but correctness failures do not rise",
-              (False, False): "the high-coverage endpoint solves more instead of failing "
-                              "otherwise: it dominates"}[(rises, flat)]
+              (False, False): f"correctness failures do not rise and the {better}-coverage "
+                              f"endpoint solves more: it dominates"}[(rises, flat)]
     return Finding(1, TITLES[1], _from_parts([rises, flat]), figure, reason)
 
 
