@@ -5,7 +5,8 @@ problems and seed), so its reward and outcome mix differ between two runs only w
 judging does: a program that runs about as long as its time limit. Runs `--repeats`
 one-step GRPO runs of `--reward` as the machine is, then as many beside `--factor` − 1
 busy loops per core (benchmarks/load.py), and prints each run's mean reward and
-outcome mix:
+outcome mix, then every sample whose reward differed between runs, with its verdicts and CPU
+time per test in each:
 
     python benchmarks/first_step_rewards.py --model results/tiny/sft \
         --problems results/data/train.parquet --reward shaped-cont [--repeats 2] [--factor 3]
@@ -30,13 +31,36 @@ STEP = {"max_steps": 1, "learning_rate": 1e-4, "temperature": 0.3, "num_generati
         "seed": 0}
 
 
-def first_step(model: str, problems: str, reward: str) -> dict:
-    """The reward log's entry for one GRPO step."""
-    from codefrontier.train.grpo import REWARD_LOG, run_grpo
+def first_step(model: str, problems: str, reward: str) -> tuple[dict, list[dict]]:
+    """The reward log's entry for one GRPO step, and its judged samples."""
+    from codefrontier.train import grpo
 
+    # an older checkout (PYTHONPATH) may not log its judged samples
+    judged_log = getattr(grpo, "JUDGED_LOG", None)
     with tempfile.TemporaryDirectory() as scratch:
-        run_grpo(model, problems, reward, f"{scratch}/rl", dict(STEP), judge_workers=1)
-        return json.loads(Path(f"{scratch}/rl.work/{REWARD_LOG}").read_text().splitlines()[0])
+        grpo.run_grpo(model, problems, reward, f"{scratch}/rl", dict(STEP), judge_workers=1,
+                      **({"log_samples": True} if judged_log else {}))
+        work = Path(f"{scratch}/rl.work")
+        entry = json.loads((work / grpo.REWARD_LOG).read_text().splitlines()[0])
+        lines = (work / judged_log).read_text().splitlines() if judged_log else []
+        return entry, [json.loads(line) for line in lines]
+
+
+def differing_samples(runs: dict[str, list[dict]]) -> list[str]:
+    """The samples whose reward differs between runs: each run's reward, verdicts and CPU
+    seconds per test."""
+    by_key = {name: {(s["problem_id"], s["sample_id"]): s for s in samples}
+              for name, samples in runs.items()}
+    keys = sorted(set().union(*by_key.values()))
+    lines = []
+    for key in keys:
+        seen = {name: samples.get(key) for name, samples in by_key.items()}
+        if len({s["reward"] for s in seen.values() if s is not None}) > 1:
+            lines.append(f"{key[0]} sample {key[1]}:")
+            lines += [f"  {name}: reward {s['reward']:.4f}, verdicts {' '.join(s['verdicts'])}, "
+                      f"CPU s {' '.join(f'{t:.2f}' for t in s['cpu_s'])}"
+                      for name, s in seen.items() if s is not None]
+    return lines
 
 
 def describe(entry: dict) -> str:
@@ -63,14 +87,19 @@ def main() -> None:
 
     torch.set_num_threads(1)
     print(f"codefrontier from {Path(codefrontier.__file__).parent}, reward {args.reward}")
+    judged = {}
+
+    def run(name: str) -> None:
+        entry, judged[name] = first_step(args.model, args.problems, args.reward)
+        print(f"{name}: {describe(entry)}", flush=True)
+
     for index in range(args.repeats):
-        print(f"as the machine is, run {index + 1}: "
-              f"{describe(first_step(args.model, args.problems, args.reward))}")
+        run(f"as the machine is, run {index + 1}")
     if args.factor > 0:
         with busy_processes(burners_for(args.factor)):
             for index in range(args.repeats):
-                print(f"{args.factor - 1} busy loops per core, run {index + 1}: "
-                      f"{describe(first_step(args.model, args.problems, args.reward))}")
+                run(f"{args.factor - 1} busy loops per core, run {index + 1}")
+    print("\n".join(differing_samples(judged)) or "every sample got the same reward in every run")
 
 
 if __name__ == "__main__":

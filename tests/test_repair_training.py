@@ -120,6 +120,25 @@ def test_the_reward_judges_the_final_attempt_when_a_rollout_names_it(judge):
     assert rewards == [1.0, 0.0, 0.0]
 
 
+def test_the_reward_can_log_every_judged_sample(judge, tmp_path):
+    """With a samples log, each judged sample's verdicts, CPU time per test and reward
+    are written: what a run's rewards rest on, to compare two runs sample by sample."""
+    import json
+
+    from codefrontier.train.grpo import JUDGED_FIELDS
+
+    log = tmp_path / "judged.jsonl"
+    reward = JudgeReward("kinf", {"sum-list": sum_problem()}, judge, max_completion_length=50,
+                         samples_path=log)
+    rewards = reward(prompts=[None] * 2, completions=[answer(FAST_SUM), answer(WRONG_SUM)],
+                     completion_ids=[[1] * 10] * 2, problem_id=["sum-list"] * 2)
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [e["reward"] for e in entries] == rewards == [1.0, 0.0]
+    assert set(entries[0]) == {"call", "step", "reward", *JUDGED_FIELDS}
+    assert entries[0]["verdicts"] == ["AC"] * len(entries[0]["cpu_s"])
+    assert entries[1]["outcome"] == "correctness_failure" and entries[1]["verdicts"][-1] == "WA"
+
+
 
 RE_SUM = "n = int(input())\nprint(1 // (n - n))\n"
 HOSTILE = "import sys\nsys.stdout.buffer.write(b'\\x00\\xff\\x1b[2J' * 20000)\n"

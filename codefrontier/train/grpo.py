@@ -44,6 +44,8 @@ from codefrontier.train.rollout import SingleTurnRollout
 log = logging.getLogger("codefrontier.train.grpo")
 
 REWARD_LOG = "rewards.jsonl"  # in the work folder; a run that restarts from step 0 clears it
+# with `log_samples`: every judged sample (its verdicts and CPU time per test, its reward)
+JUDGED_LOG = "judged.jsonl"
 DEFAULTS = {
     "learning_rate": 1e-4,
     "num_generations": 8,
@@ -76,7 +78,8 @@ class JudgeReward:
     """A TRL reward function: completions -> rewards, through the sandboxed judge."""
 
     def __init__(self, reward: str, problems: Mapping[str, Problem], pool: JudgePool,
-                 max_completion_length: int, log_path: Path | None = None) -> None:
+                 max_completion_length: int, log_path: Path | None = None,
+                 samples_path: Path | None = None) -> None:
         self.__name__ = f"judge_{reward}"  # TRL names the reward's log columns after it
         self.reward = reward
         self._score = parse_reward(reward)
@@ -85,6 +88,7 @@ class JudgeReward:
         self.pool = pool
         self.max_completion_length = max_completion_length
         self.log_path = log_path
+        self.samples_path = samples_path
         self.calls = 0
 
     def __call__(self, prompts, completions, completion_ids, problem_id, trainer_state=None,
@@ -157,6 +161,18 @@ class JudgeReward:
                      "judge_s": round(judge_s, 3), **mix}
             with self.log_path.open("a") as handle:
                 handle.write(json.dumps(entry) + "\n")
+        if self.samples_path is not None:
+            step = trainer_state.global_step if trainer_state is not None else None
+            with self.samples_path.open("a") as handle:
+                for result, reward in zip(results, rewards, strict=True):
+                    judged = {key: getattr(result, key) for key in JUDGED_FIELDS}
+                    handle.write(json.dumps({"call": self.calls, "step": step, "reward": reward,
+                                             **judged}) + "\n")
+
+
+# what `log_samples` keeps of each judged sample (judge.pool.SampleResult)
+JUDGED_FIELDS = ("problem_id", "sample_id", "outcome", "verdicts", "input_lens", "cpu_s",
+                 "timing_runs", "tle_cause")
 
 
 def zero_variance_share(rewards: list[float], problem_ids: list[str]) -> float:
@@ -196,14 +212,15 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
              overrides: dict | None = None, work_dir: str | os.PathLike | None = None,
              judge_workers: int | None = None, reward_function=None,
              setting: str = "reasoning", episode_limits: dict | None = None,
-             repair: RepairOptions | None = None) -> Path:
+             repair: RepairOptions | None = None, log_samples: bool = False) -> Path:
     """Train `model` with GRPO on the problems under `reward` in `setting`; the result is
     a save_pretrained folder. Multi-turn settings play their episodes with the
     evaluation's episode runner (train/multi_turn.py), rewarded on what the episode
     handed in. `repair` makes it a repair
     run (train/repair.py: first attempt, feedback, second attempt; reasoning only).
     `reward_function` replaces the judge's reward by any TRL reward function (its result
-    is still named `reward` in the provenance)."""
+    is still named `reward` in the provenance). `log_samples` writes every judged sample
+    to OUT.work/judged.jsonl (JUDGED_FIELDS and its reward)."""
     out = Path(out)
     work = work_dir_for(out, work_dir)
     problems = list(load_problems(problems_path))
@@ -221,7 +238,8 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
         work.mkdir(parents=True, exist_ok=True)
         if reward_function is None:
             reward_function = JudgeReward(reward, {p.problem_id: p for p in problems}, pool,
-                                          config.max_completion_length, work / REWARD_LOG)
+                                          config.max_completion_length, work / REWARD_LOG,
+                                          work / JUDGED_LOG if log_samples else None)
         extra = {}
         if repair is not None:
             extra["rollout_func"] = RepairRollout(problems, runner, reward_function, repair,
@@ -236,6 +254,6 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
                                   processing_class=load_tokenizer(model), **extra)
         repair_fields = {"repair": dataclasses.asdict(repair)} if repair is not None else {}
         return train_and_save(trainer, work, out, model, [problems_path],
-                              run_files=(REWARD_LOG, REPAIR_LOG), kind="rl", reward=reward,
+                              run_files=(REWARD_LOG, REPAIR_LOG, JUDGED_LOG), kind="rl", reward=reward,
                               setting=setting, episode_limits=episode_limits or {},
                               **repair_fields)
