@@ -211,27 +211,31 @@ def test_parent_hashes_are_recorded_and_cached(parents, tmp_path):
     assert cache.sha256(shard) != first
 
 
-# A real merge that stops for good at its second piece, whichever worker thread takes
-# it (the others go on until they are done, or wait for it), so that a test can kill it
-# while its temporary folder exists, however fast or slow the machine is.
+# A real merge (two workers: the calling thread and a helper) that stops for good at its
+# second piece, whichever worker takes it (the other goes on until it is done, or waits
+# for it), or with "every" at the first piece each worker takes (a signal ends the
+# calling thread's wait, nothing ends the helper's), so that a test can kill it while
+# its temporary folder exists, however fast or slow the machine is.
 STALLING_MERGE = """
 import itertools, sys, threading
 import codefrontier.merge.pipeline as pipeline
 from codefrontier.merge import merge_checkpoints
 combine, calls = pipeline.combine_piece, itertools.count()
 def combine_or_stall(*args, **kwargs):
-    if next(calls) == 1:
+    if sys.argv[4] == "every" or next(calls) == 1:
         threading.Event().wait()
     return combine(*args, **kwargs)
 pipeline.combine_piece = combine_or_stall
+pipeline.default_workers = lambda: 2
 merge_checkpoints(sys.argv[1:3], [0.5, 0.5], sys.argv[3])
 """
 
 
-def start_stalling_merge(low, high, out) -> tuple[subprocess.Popen, Path]:
-    """A merge process to `out` that has written shards into its temporary folder."""
+def start_stalling_merge(low, high, out, stall_in: str = "any") -> tuple[subprocess.Popen, Path]:
+    """A merge process to `out` that has written shards into its temporary folder and
+    stalls in one worker ("any"), or in every one ("every")."""
     process = subprocess.Popen([sys.executable, "-c", STALLING_MERGE, str(low), str(high),
-                                str(out)], stderr=subprocess.PIPE, text=True)
+                                str(out), stall_in], stderr=subprocess.PIPE, text=True)
     temporary = out.with_name(f".{out.name}.tmp-{process.pid}")
     deadline = time.monotonic() + 300
     while not list(temporary.glob("*.safetensors")):

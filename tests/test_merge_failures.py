@@ -50,11 +50,14 @@ def test_a_failed_forced_merge_keeps_the_previous_output(tmp_path):
     assert leftovers(out) == []
 
 
-def test_an_interrupted_merge_removes_its_temporary_folder(tmp_path):
+@pytest.mark.parametrize("stall_in", ["any", "every"])
+def test_an_interrupted_merge_removes_its_temporary_folder(tmp_path, stall_in):
+    """Ctrl-C ends a merge and removes its temporary folder, also while a helper thread is
+    blocked for good (it is left behind: the process must not wait for it)."""
     low = write_sharded(tmp_path / "low", random_tensors(1))
     high = write_sharded(tmp_path / "high", random_tensors(2))
     out = tmp_path / "out"
-    process, temporary = start_stalling_merge(low, high, out)
+    process, temporary = start_stalling_merge(low, high, out, stall_in)
     try:
         process.send_signal(signal.SIGINT)  # Ctrl-C, or Snakemake stopping a job
         _, errors = process.communicate(timeout=60)

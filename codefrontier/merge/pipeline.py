@@ -119,6 +119,9 @@ class Handout:
         self._stopped = True
 
 
+INTERRUPT_GRACE_S = 5.0  # what an interrupted merge waits for each helper's piece
+
+
 def default_workers() -> int:
     return max(1, min(len(os.sched_getaffinity(0)), MAX_WORKERS))
 
@@ -142,12 +145,19 @@ def stream_merge(parents: Sequence[WeightFolder], weights: Sequence[float],
     with progress, one_torch_thread():
         for helper in helpers:
             helper.start()
+        grace = None  # wait for every helper to finish
         try:
             totals = work()
+        except (KeyboardInterrupt, SystemExit):
+            # Ctrl-C, or Snakemake stopping the job: the helpers finish their current
+            # piece and stop, but one blocked (in a read, say) must not keep the process
+            # alive: they are daemon threads, left behind after INTERRUPT_GRACE_S
+            grace = INTERRUPT_GRACE_S
+            raise
         finally:
             handout.stop()  # when this thread failed; otherwise every piece is taken
             for helper in helpers:
-                helper.join()
+                helper.join(grace)
     for helper in helpers:
         totals += helper.totals()
     return totals
