@@ -153,18 +153,23 @@ def intermediate_runs(rows: pd.DataFrame, low: pd.Series, high: pd.Series) -> Fi
                        for r in between)
     recovered = [None if pd.isna(r["interpolation_distance_lo"])
                  else not r["interpolation_distance_lo"] > 0 for r in between]
+    verdict = _from_parts(recovered)
     reason = {HOLDS: "each lies on the interpolation curve or inside it",
               FAILS: "each lies beyond the interpolation curve",
               PARTIAL: "some lie beyond the interpolation curve, or have no distance",
-              UNMEASURED: "the table has no interpolation distances"}[_from_parts(recovered)]
-    return Finding(2, TITLES[2], _from_parts(recovered), figure, reason)
+              UNMEASURED: "the table has no interpolation distances"}[verdict]
+    return Finding(2, TITLES[2], verdict, figure, reason)
 
 
 def _farthest(points: pd.DataFrame) -> list[pd.Series]:
     """The farthest measured point on each side of [0, 1]."""
     below, above = points[points["alpha"] < 0], points[points["alpha"] > 1]
-    return [side.loc[side["alpha"].idxmin() if i == 0 else side["alpha"].idxmax()]
-            for i, side in enumerate((below, above)) if not side.empty]
+    ends = []
+    if not below.empty:
+        ends.append(below.loc[below["alpha"].idxmin()])
+    if not above.empty:
+        ends.append(above.loc[above["alpha"].idxmax()])
+    return ends
 
 
 def _degrades_through_format(point: pd.Series, low: pd.Series, high: pd.Series) -> bool:
