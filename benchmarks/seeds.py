@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from codefrontier.analysis.curve import setting_groups
 from codefrontier.analysis.findings import TITLES, findings
 from codefrontier.pipeline.layout import ENSEMBLE, FRONTIER
 
@@ -37,11 +38,9 @@ def run_seed(runs: Path, seed: int, cores: int, extra: list[str]) -> None:
 
 def seed_findings(run: Path) -> dict[tuple[str, str], list]:
     """(model, setting) -> the five findings of one run's tables."""
-    frontier = pd.read_parquet(run / FRONTIER)
     ensemble = pd.read_parquet(run / ENSEMBLE)
-    table = frontier[frontier["difficulty"] == "all"]
     return {(model, setting): findings(rows, ensemble, model, setting)
-            for (model, setting), rows in table.groupby(["model", "setting"], sort=False)}
+            for (model, setting), rows in setting_groups(pd.read_parquet(run / FRONTIER))}
 
 
 def report(by_seed: dict[int, dict[tuple[str, str], list]]) -> str:

@@ -45,12 +45,21 @@ from pathlib import Path
 
 import pandas as pd
 
-from codefrontier.analysis.findings import findings_table, rows_trained_in
+from codefrontier.analysis.curve import (
+    INSIDE,
+    ON,
+    OUTSIDE,
+    curve_endpoints,
+    curve_points,
+    curve_side,
+    rows_trained_in,
+    setting_groups,
+)
+from codefrontier.analysis.findings import findings_table
 from codefrontier.analysis.frontier import FORMAT_CAUSES
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.pipeline.layout import MERGE_FOLDER, trained_folder
 from codefrontier.pipeline.provenance import markdown_with_provenance, read_provenance, record
-from codefrontier.settings.registry import setting_order
 
 SEPARATION_POINTS = 0.05
 SEPARATION_STANDARD_ERRORS = 2.0
@@ -80,11 +89,6 @@ def spearman(x: pd.Series, y: pd.Series) -> float:
 def _rate(row: pd.Series, outcome: str) -> str:
     se = row.get(f"se_{outcome}", math.nan)
     return f"{row[f'rate_{outcome}']:.3f} ± {se:.3f}"
-
-
-def curve_points(rows: pd.DataFrame) -> pd.DataFrame:
-    """The checkpoints on the α curve (merges and the endpoints at 0 and 1), by α."""
-    return rows[rows["alpha"].notna()].sort_values("alpha")
 
 
 def endpoints_differ(model: str, setting: str, delta_norms: dict) -> Claim:
@@ -218,13 +222,13 @@ def ensemble_summary(ensemble: pd.DataFrame, model: str, setting: str) -> Claim:
                                      if solved else ""))
 
 
+SIDE_WORDS = {OUTSIDE: "outside the curve", INSIDE: "inside the curve",
+              ON: "on the curve (the interval holds 0)"}
+
+
 def frontier_side(low: float, high: float) -> str:
-    """Where a point lies against the α curve, by its distance's interval."""
-    if low > 0:
-        return "outside the curve"
-    if high < 0:
-        return "inside the curve"
-    return "on the curve (the interval holds 0)"
+    """Where a point lies against the α curve, by its distance's interval, in words."""
+    return SIDE_WORDS[curve_side(low, high)]
 
 
 def off_curve(rows: pd.DataFrame) -> Claim | None:
@@ -286,12 +290,8 @@ def check(frontier: pd.DataFrame, ensemble: pd.DataFrame,
           delta_norms: dict[tuple[str, str, str], float],
           repair: pd.DataFrame | None = None) -> tuple[str, list[str]]:
     """The Markdown report, one section per model × setting, and the warnings."""
-    table = frontier[frontier["difficulty"] == "all"]
-    order = {s: i for i, s in enumerate(setting_order(table["setting"]))}
-    groups = sorted(table.groupby(["model", "setting"]),
-                    key=lambda group: (group[0][0], order[group[0][1]]))
     sections, warnings = [], []
-    for (model, setting), rows in groups:
+    for (model, setting), rows in setting_groups(frontier):
         section, warning = check_setting(model, setting, rows, ensemble, delta_norms, repair)
         sections.append(section)
         warnings += warning
@@ -311,11 +311,10 @@ def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.Dat
     warnings."""
     title = f"## {model} / {setting}\n\n{episode_summary(rows)}"
     curve = curve_points(rows)
-    ends = curve[curve["kind"] == "rl"]
-    low, high = (ends[ends["alpha"] == a] for a in (0.0, 1.0))
-    if low.empty or high.empty:
+    endpoints = curve_endpoints(curve)
+    if endpoints is None:
         return f"{title}no merge curve: nothing to check\n", []
-    low, high = low.iloc[0], high.iloc[0]
+    low, high = endpoints
     delta = endpoints_differ(model, rows_trained_in(rows, setting), delta_norms)
     claims = [delta, endpoints_separate(low, high), interpolation_trend(curve),
               extrapolation(curve, low, high), in_reach(curve)]

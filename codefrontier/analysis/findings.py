@@ -43,9 +43,17 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from codefrontier.analysis.curve import (
+    ON,
+    OUTSIDE,
+    curve_endpoints,
+    curve_points,
+    curve_side,
+    rows_trained_in,
+    setting_groups,
+)
 from codefrontier.pipeline.layout import CheckpointName, trained_reward
 from codefrontier.rewards import reward_family
-from codefrontier.settings.registry import setting_order
 
 HOLDS, PARTIAL, FAILS, UNMEASURED = "holds", "partial", "does not hold", "not measured"
 STANDARD_ERRORS = 2.0
@@ -97,6 +105,11 @@ def with_distances(rows: pd.DataFrame) -> pd.DataFrame:
     """The rows with every distance column (null where a table written before it lacks
     one: that part of a finding is then not measured)."""
     return rows.reindex(columns=[*rows.columns, *(c for c in DISTANCES if c not in rows)])
+
+
+def _side(row: pd.Series, column: str) -> str:
+    """Where the row lies against the curve its distance `column` is measured from."""
+    return curve_side(row[f"{column}_lo"], row[f"{column}_hi"])
 
 
 def _interval(row: pd.Series, column: str) -> str:
@@ -152,7 +165,7 @@ def intermediate_runs(rows: pd.DataFrame, low: pd.Series, high: pd.Series) -> Fi
     figure = "; ".join(f"{r['checkpoint']} {_interval(r, 'interpolation_distance')}"
                        for r in between)
     recovered = [None if pd.isna(r["interpolation_distance_lo"])
-                 else not r["interpolation_distance_lo"] > 0 for r in between]
+                 else _side(r, "interpolation_distance") != OUTSIDE for r in between]
     verdict = _from_parts(recovered)
     reason = {HOLDS: "each lies on the interpolation curve or inside it",
               FAILS: "each lies beyond the interpolation curve",
@@ -238,9 +251,9 @@ def moving_the_front(rows: pd.DataFrame) -> Finding:
         return Finding(5, TITLES[5], UNMEASURED, "", "no shaped or repair-trained run")
     figure = "; ".join(f"{r['checkpoint']} {_interval(r, 'frontier_distance')}"
                        for r in [*shaped, *repaired])
-    on = all(r["frontier_distance_lo"] <= 0 <= r["frontier_distance_hi"]
-             for r in shaped) if shaped else None
-    beyond = all(r["frontier_distance_lo"] > 0 for r in repaired) if repaired else None
+    on = all(_side(r, "frontier_distance") == ON for r in shaped) if shaped else None
+    beyond = all(_side(r, "frontier_distance") == OUTSIDE
+                 for r in repaired) if repaired else None
     notes = [{True: "shaping on the curve", False: "shaping off the curve",
               None: "no shaped run"}[on],
              {True: "repair beyond it", False: "repair not beyond it",
@@ -252,36 +265,23 @@ def findings(rows: pd.DataFrame, ensemble: pd.DataFrame, model: str,
              setting: str) -> list[Finding]:
     """The five findings for one model × setting (its `all` rows of the frontier table)."""
     rows = with_distances(rows)
-    curve = rows[rows["alpha"].notna()].sort_values("alpha")
-    ends = curve[curve["kind"] == "rl"]
-    low, high = (ends[ends["alpha"] == a] for a in (0.0, 1.0))
-    if low.empty or high.empty:
+    curve = curve_points(rows)
+    endpoints = curve_endpoints(curve)
+    if endpoints is None:
         missing = "no RL endpoints at α = 0 and 1"
         return [Finding(n, TITLES[n], UNMEASURED, "", missing) for n in (1, 2, 3)] + \
             [ensembles(ensemble, model, setting), moving_the_front(rows)]
-    low, high = low.iloc[0], high.iloc[0]
+    low, high = endpoints
     return [trade_off(low, high), intermediate_runs(rows, low, high),
             extrapolation(curve, low, high), ensembles(ensemble, model, setting),
             moving_the_front(rows)]
 
 
-def rows_trained_in(rows: pd.DataFrame, setting: str) -> str:
-    """The setting whose runs (and merges) a setting's RL rows come from: its own, unless
-    the table's `trained_in` column names another (tables without it: its own)."""
-    if "trained_in" not in rows:
-        return setting
-    sources = rows.loc[rows["kind"] != "sft", "trained_in"].dropna().unique()
-    return sources[0] if len(sources) == 1 else setting
-
-
 def findings_table(frontier: pd.DataFrame, ensemble: pd.DataFrame) -> str:
     """A Markdown table: finding × (model, setting) → verdict, figure and reason."""
-    table = frontier[frontier["difficulty"] == "all"]
-    order = {s: i for i, s in enumerate(setting_order(table["setting"]))}
     lines = ["| finding | model / setting | verdict | figure | reason |",
              "|---|---|---|---|---|"]
-    groups = sorted(table.groupby(["model", "setting"]),
-                    key=lambda group: (group[0][0], order[group[0][1]]))
+    groups = setting_groups(frontier)
     found = {(model, setting): findings(rows, ensemble, model, setting)
              for (model, setting), rows in groups}
     where = {(model, setting): setting if (source := rows_trained_in(rows, setting)) == setting
