@@ -46,6 +46,9 @@ log = logging.getLogger("codefrontier.train.grpo")
 REWARD_LOG = "rewards.jsonl"  # in the work folder; a run that restarts from step 0 clears it
 # with `log_samples`: every judged sample (its verdicts and CPU time per test, its reward)
 JUDGED_LOG = "judged.jsonl"
+# what that log keeps of each judged sample (judge.pool.SampleResult)
+JUDGED_FIELDS = ("problem_id", "sample_id", "outcome", "verdicts", "input_lens", "cpu_s",
+                 "timing_runs", "tle_cause")
 DEFAULTS = {
     "learning_rate": 1e-4,
     "num_generations": 8,
@@ -154,25 +157,19 @@ class JudgeReward:
         if log_metric is not None:
             for name, value in mix.items():
                 log_metric(name, value)
+        step = trainer_state.global_step if trainer_state is not None else None
         if self.log_path is not None:
-            step = trainer_state.global_step if trainer_state is not None else None
             entry = {"call": self.calls, "step": step, "reward": self.reward,
                      "mean_reward": sum(rewards) / len(rewards), "samples": len(results),
                      "judge_s": round(judge_s, 3), **mix}
             with self.log_path.open("a") as handle:
                 handle.write(json.dumps(entry) + "\n")
         if self.samples_path is not None:
-            step = trainer_state.global_step if trainer_state is not None else None
             with self.samples_path.open("a") as handle:
                 for result, reward in zip(results, rewards, strict=True):
                     judged = {key: getattr(result, key) for key in JUDGED_FIELDS}
                     handle.write(json.dumps({"call": self.calls, "step": step, "reward": reward,
                                              **judged}) + "\n")
-
-
-# what `log_samples` keeps of each judged sample (judge.pool.SampleResult)
-JUDGED_FIELDS = ("problem_id", "sample_id", "outcome", "verdicts", "input_lens", "cpu_s",
-                 "timing_runs", "tle_cause")
 
 
 def zero_variance_share(rewards: list[float], problem_ids: list[str]) -> float:

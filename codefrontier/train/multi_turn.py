@@ -127,7 +127,7 @@ class PolicyBackend(Backend):
 
 class MultiTurnRollout:
     """GRPOTrainer's `rollout_func` for the multi-turn settings (module docstring). Its
-    `answers` field gives the reward what each episode handed in."""
+    `answer_*` fields give the reward what each episode handed in."""
 
     def __init__(self, setting: MultiTurnSetting, problems: list[Problem], pool) -> None:
         self.__name__ = f"{setting.name}_rollout"

@@ -25,6 +25,9 @@ def render_prompt(tokenizer, messages: list[dict], tools: list | None = None) ->
     return tokenizer(text, add_special_tokens=False)["input_ids"]
 
 
+_ANSWER = "ANSWER"  # next_turn_ids' probe: the assistant text, found again in its rendering
+
+
 def next_turn_ids(tokenizer, following: list[dict], end_of_turn: str,
                   tool_calls: list[dict] | None = None) -> list[int]:
     """The tokens the chat template puts between an assistant turn the policy ended with
@@ -50,8 +53,6 @@ def next_turn_ids(tokenizer, following: list[dict], end_of_turn: str,
                          "messages follow it: cannot append them to a rollout")
     return tokenizer(after[end:], add_special_tokens=False)["input_ids"]
 
-
-_ANSWER = "ANSWER"  # the probe's assistant text, found again in its rendering
 
 
 def policy_sampler(trainer, tokenizer, seed_base: int, reuse_prefixes: bool = False):
