@@ -25,7 +25,9 @@ from pathlib import Path
 
 from load import burners_for, busy_processes
 
-# the default's GRPO fields (config.yaml, models.tiny.rl.trl), one step
+# the default's GRPO fields (config.yaml, models.tiny.rl.trl), one step: written out, not
+# read through pipeline.workflow, since the script also runs against older checkouts
+# (PYTHONPATH) whose modules sit elsewhere
 STEP = {"max_steps": 1, "learning_rate": 1e-4, "temperature": 0.3, "num_generations": 8,
         "per_device_train_batch_size": 32, "max_completion_length": 200, "save_steps": 10_000,
         "seed": 0}
