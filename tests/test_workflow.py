@@ -11,6 +11,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
+from snakemake.utils import update_config
 
 from codefrontier.pipeline import workflow as wf
 from codefrontier.pipeline.layout import (
@@ -166,25 +167,29 @@ def test_one_grid_of_both_cluster_models_gives_each_model_its_resources(tmp_path
     assert not any("zero3" in j["shell"] for j in by_model[("qwen2.5-7b", "rl")])
 
 
-def test_the_default_trains_in_reasoning_and_the_overlay_trains_every_setting(tmp_path):
-    """config.yaml evaluates its reasoning runs in all three settings (the comparison's
-    shaped and repair runs in reasoning only); the per-setting overlay (merged over it by
-    Snakemake) gives every setting runs and merges of its own."""
+def test_the_default_trains_every_setting_and_the_overlays_add_or_share_runs(tmp_path):
+    """config.yaml trains R_2 and R_inf in each setting and merges each setting's pair;
+    the reasoning-only overlay (merged over it by Snakemake) evaluates the reasoning runs
+    in every setting; the comparison overlay adds its three runs, in reasoning only, and
+    second attempts at the failures of three reasoning checkpoints."""
     import shutil
 
     shutil.copy(REPO / "config.yaml", tmp_path / "config.yaml")
     counts = {}
-    for name, config in (("default", tmp_path / "config.yaml"),
-                         ("overlay", REPO / "configs" / "tiny-per-setting-rl.yaml")):
+    for name in ("default", "tiny-trained-in-reasoning", "tiny-shaping-repair"):
+        config = tmp_path / "config.yaml" if name == "default" else REPO / "configs" / f"{name}.yaml"
         done = snakemake(tmp_path, "-n", "--quiet", "rules", config=config, timeout=300)
         assert done.returncode == 0, done.stderr[-3000:]
-        words = " ".join((done.stdout + done.stderr).split())
+        words = " ".join((done.stdout + done.stderr).split()) + " "
         counts[name] = {rule: int(words.split(f" {rule} ")[1].split()[0])
-                        for rule in ("rl", "merge", "sample")}
-    # 4 rewards + the repair run; 8 checkpoints in 3 settings + 3 in reasoning
-    assert counts["default"] == {"rl": 5, "merge": 5, "sample": 27}
-    # k2 and kinf in each setting, the comparison's 3 runs in reasoning
-    assert counts["overlay"] == {"rl": 9, "merge": 15, "sample": 27}
+                        if f" {rule} " in words else 0
+                        for rule in ("rl", "merge", "sample", "repair")}
+    # 2 rewards x 3 settings; 5 merges x 3; (sft, 2 endpoints, 5 merges) x 3
+    assert counts["default"] == {"rl": 6, "merge": 15, "sample": 24, "repair": 0}
+    assert counts["tiny-trained-in-reasoning"] == {"rl": 2, "merge": 5, "sample": 24,
+                                                   "repair": 0}
+    # + shaped-disc, shaped-cont and the repair run, each evaluated in reasoning
+    assert counts["tiny-shaping-repair"] == {"rl": 9, "merge": 15, "sample": 27, "repair": 3}
 
 
 def test_the_ensemble_overlay_samples_reasoning_32_times_and_trains_nothing_new(tmp_path):
@@ -197,20 +202,18 @@ def test_the_ensemble_overlay_samples_reasoning_32_times_and_trains_nothing_new(
     done = snakemake(tmp_path, "-n", "--quiet", "rules", config=overlay, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     words = " ".join((done.stdout + done.stderr).split())
-    assert int(words.split(" rl ")[1].split()[0]) == 5 and " repair " not in words
+    assert int(words.split(" rl ")[1].split()[0]) == 6 and " repair " not in words
     config = yaml.safe_load((REPO / "config.yaml").read_text())
     changes = yaml.safe_load(overlay.read_text())
     config["sampling"]["per_setting"].update(changes["sampling"]["per_setting"])
-    config["repair"].update(changes["repair"])
     assert wf.setting_sampling(config, "reasoning")["n"] == 32
     assert wf.setting_sampling(config, "tool_use")["n"] == 2
-    assert wf.repair_verdict_files(config) == []
 
 
 def test_the_findings_overlay_adds_r3_r4_and_a_wider_alpha_sweep(tmp_path):
-    """configs/tiny-findings.yaml: R_3 and R_4 as runs of their own, α from −1 to 3 (the
-    default's 5 runs and 5 merges, plus 2 runs and 3 merges; their checkpoints evaluated in
-    every setting)."""
+    """configs/tiny-findings.yaml: R_3 and R_4 as runs of their own in reasoning, α from
+    −1 to 3 in every setting (the default's 6 runs and 15 merges, plus 2 runs and 3 merges
+    per setting)."""
     import shutil
 
     shutil.copy(REPO / "config.yaml", tmp_path / "config.yaml")
@@ -219,14 +222,17 @@ def test_the_findings_overlay_adds_r3_r4_and_a_wider_alpha_sweep(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     words = " ".join((done.stdout + done.stderr).split())
     counts = {rule: int(words.split(f" {rule} ")[1].split()[0]) for rule in ("rl", "merge", "sample")}
-    assert counts == {"rl": 7, "merge": 8, "sample": 27 + 2 * 3 + 3 * 3}
+    assert counts == {"rl": 8, "merge": 24, "sample": 24 + 2 + 3 * 3}
 
 
 def test_repair_adds_second_attempts_for_the_checkpoints_it_names(tmp_path):
     import shutil
 
     config = yaml.safe_load((REPO / "config.yaml").read_text())
-    assert wf.repaired_verdict_files(config) == [  # the default's: reasoning only
+    assert wf.repaired_verdict_files(config) == []  # the default repairs nothing
+    update_config(config, yaml.safe_load((REPO / "configs" / "tiny-shaping-repair.yaml")
+                                         .read_text()))  # as --configfile merges it
+    assert wf.repaired_verdict_files(config) == [  # the comparison's: reasoning only
         f"results/tiny/reasoning/{ckpt}/repair/verdicts.parquet"
         for ckpt in ("sft", "rl-kinf", "rl-repair-kinf")]
     config["repair"] = {"checkpoints": ["sft", "rl-kinf"], "temperature": 0.5,
