@@ -3,7 +3,8 @@
 One run per reward (R_k for a k, R_inf, or a shaping variant). Single-turn completions
 are sampled by the evaluation's compacting sampler (train/rollout.py) unless vLLM
 samples; multi-turn episodes are played by the evaluation's episode runner
-(train/multi_turn.py). Completions are
+(train/multi_turn.py). The loss scores the rows in micro-batches trimmed of
+padding (train/trimmed_rows.py). Completions are
 judged in the sandbox by a JudgePool whose workers are fresh processes started
 before the trainer touches an accelerator; a hostile or broken completion gets
 a verdict, never an exception in the training loop. For R_k only the tests the
@@ -40,6 +41,7 @@ from codefrontier.train.common import train_and_save, trainer_config, work_dir_f
 from codefrontier.train.multi_turn import MultiTurnRollout
 from codefrontier.train.repair import REPAIR_LOG, RepairOptions, RepairRollout
 from codefrontier.train.rollout import SingleTurnRollout
+from codefrontier.train.trimmed_rows import trimmed
 
 log = logging.getLogger("codefrontier.train.grpo")
 
@@ -246,9 +248,10 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
         elif SingleTurnRollout.serves(config):
             extra["rollout_func"] = SingleTurnRollout()  # the compacting sampler
         with engine_for_weight_sync(config):  # TRL's sync must reach its layers
-            trainer = GRPOTrainer(model=model, reward_funcs=[reward_function], args=config,
-                                  train_dataset=prompt_dataset(problems, runner),
-                                  processing_class=load_tokenizer(model), **extra)
+            trainer = trimmed(GRPOTrainer)(
+                model=model, reward_funcs=[reward_function], args=config,
+                train_dataset=prompt_dataset(problems, runner),
+                processing_class=load_tokenizer(model), **extra)
         repair_fields = {"repair": dataclasses.asdict(repair)} if repair is not None else {}
         return train_and_save(trainer, work, out, model, [problems_path],
                               run_files=(REWARD_LOG, REPAIR_LOG, JUDGED_LOG), kind="rl", reward=reward,
