@@ -4,6 +4,7 @@ import pytest
 import torch
 from transformers import Qwen2Config, Qwen2ForCausalLM
 
+from codefrontier.generation import decode
 from codefrontier.generation.decode import Sampler, _nucleus, sample_batch
 
 STOPS = {3, 7, 11, 19}  # several stop ids, so that rows stop at different steps
@@ -44,6 +45,39 @@ def test_greedy_completions_match_generate_token_for_token(model):
     assert ours == expected
     stopped_at = {len(c) for c in ours if c[-1] in STOPS}
     assert len(stopped_at) > 1, "the rows should stop at different steps"
+
+
+def test_repeated_prompts_are_prefilled_once_and_sample_as_separate_rows(model, monkeypatch):
+    """A GRPO group's copies of one prompt: prefilled once, then each copy is its own row
+    (greedy: what generate gives for it; sampled: the draws of a prefill of every row)."""
+    ids, mask = left_padded_prompts([9, 17, 4])
+    order = [0, 1, 0, 2, 1, 0]  # copies, interleaved with others
+    ids, mask = ids[order], mask[order]
+    with torch.inference_mode():
+        reference = model.generate(input_ids=ids, attention_mask=mask, max_new_tokens=30,
+                                   do_sample=False, eos_token_id=sorted(STOPS), pad_token_id=0)
+    assert sample_batch(model, ids, mask, 30, STOPS, Sampler(temperature=0)) == [
+        until_stop(row) for row in reference[:, ids.shape[1]:].tolist()]
+
+    calls = []
+    hook = model.register_forward_pre_hook(
+        lambda _, args, kwargs: calls.append(kwargs["input_ids"].shape), with_kwargs=True)
+    try:
+        sampled = sample_batch(model, ids, mask, 30, STOPS, Sampler(temperature=1.2),
+                               torch.Generator().manual_seed(3))
+    finally:
+        hook.remove()
+    assert calls[0] == (3, ids.shape[1])  # the prefill: one row per distinct prompt
+
+    def every_row(model, input_ids, attention_mask, positions, cache):
+        return model(input_ids=input_ids, attention_mask=attention_mask,
+                     position_ids=positions, past_key_values=cache, use_cache=True,
+                     logits_to_keep=1).logits[:, -1, :]
+
+    monkeypatch.setattr(decode, "_prefill", every_row)
+    assert sample_batch(model, ids, mask, 30, STOPS, Sampler(temperature=1.2),
+                        torch.Generator().manual_seed(3)) == sampled
+    assert len({tuple(row) for row in sampled}) > 3  # copies of one prompt drew apart
 
 
 def test_rows_end_at_their_first_stop_or_the_budget(model):

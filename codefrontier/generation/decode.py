@@ -168,9 +168,7 @@ def sample_batch(model, input_ids, attention_mask, max_new_tokens: int, stop_ids
     if cache is None:
         cache = growing_cache(model.config, headroom=max_new_tokens)
     with torch.inference_mode():
-        logits = model(input_ids=input_ids, attention_mask=attention_mask,
-                       position_ids=positions, past_key_values=cache, use_cache=True,
-                       logits_to_keep=1).logits[:, -1, :]
+        logits = _prefill(model, input_ids, attention_mask, positions, cache)
         next_position = positions[:, -1] + 1
         for step in range(max_new_tokens):
             tokens = sampler(logits, generator)
@@ -199,6 +197,32 @@ def sample_batch(model, input_ids, attention_mask, max_new_tokens: int, stop_ids
                            use_cache=True).logits[:, -1, :]
             next_position = next_position + 1
     return generated
+
+
+def _prefill(model, input_ids, attention_mask, positions, cache):
+    """The last prompt position's logits of every row, its keys and values written to
+    `cache`. Rows that repeat an earlier row (a GRPO group's copies of one prompt, the n
+    samples of a problem) are computed once and copied, when the cache holds nothing
+    else yet: a prompt of the multi-turn settings is hundreds of tokens, and its eight
+    copies were most of a first turn's time."""
+    import torch
+
+    first_of: dict[tuple, int] = {}
+    source = [first_of.setdefault(tuple(row), i)
+              for i, row in enumerate(torch.cat([input_ids, attention_mask], 1).tolist())]
+    shared = len(first_of) < len(source) and cache.get_seq_length() == 0
+    if shared:
+        unique = torch.tensor(sorted(first_of.values()))
+        input_ids, attention_mask, positions = (
+            input_ids[unique], attention_mask[unique], positions[unique])
+    logits = model(input_ids=input_ids, attention_mask=attention_mask, position_ids=positions,
+                   past_key_values=cache, use_cache=True, logits_to_keep=1).logits[:, -1, :]
+    if not shared:
+        return logits
+    slot = {row: k for k, row in enumerate(sorted(first_of.values()))}
+    copies = torch.tensor([slot[row] for row in source])
+    cache.batch_select_indices(copies)
+    return logits[copies]
 
 
 def _drop_shared_padding(cache, attention_mask):
