@@ -159,6 +159,7 @@ def sample_batch(model, input_ids, attention_mask, max_new_tokens: int, stop_ids
     while its keys and values are still in the cache."""
     import torch
 
+    from codefrontier.generation.attention import grouped_attention
     from codefrontier.generation.kv_cache import growing_cache
 
     rows = torch.arange(input_ids.shape[0])
@@ -167,7 +168,7 @@ def sample_batch(model, input_ids, attention_mask, max_new_tokens: int, stop_ids
     positions = (attention_mask.cumsum(-1) - 1).clamp(min=0)[:, -input_ids.shape[1]:]
     if cache is None:
         cache = growing_cache(model.config, headroom=max_new_tokens)
-    with torch.inference_mode():
+    with torch.inference_mode(), grouped_attention(model):
         logits = _prefill(model, input_ids, attention_mask, positions, cache)
         next_position = positions[:, -1] + 1
         for step in range(max_new_tokens):
