@@ -215,9 +215,12 @@ def test_parent_hashes_are_recorded_and_cached(parents, tmp_path):
 # second piece, whichever worker takes it (the other goes on until it is done, or waits
 # for it), or with "every" at the first piece each worker takes (a signal ends the
 # calling thread's wait, nothing ends the helper's), so that a test can kill it while
-# its temporary folder exists, however fast or slow the machine is.
+# its temporary folder exists, however fast or slow the machine is. It takes Ctrl-C as
+# a terminal's foreground process does: tests started in the background by a shell
+# without job control (`nohup make test &`) inherit SIGINT ignored, and so would it.
 STALLING_MERGE = """
-import itertools, sys, threading
+import itertools, signal, sys, threading
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import codefrontier.merge.pipeline as pipeline
 from codefrontier.merge import merge_checkpoints
 combine, calls = pipeline.combine_piece, itertools.count()
