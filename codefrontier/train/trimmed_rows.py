@@ -70,11 +70,13 @@ class TrimmedRows:
         completion_lens = attention_mask[:, prompt_width:].sum(1).tolist()
         rows_per_batch = batch_size or MICRO_BATCH_ROWS
         if self._shares_prompts(model):
-            prompts = [tuple(input_ids[row, prompt_width - length:prompt_width].tolist())
-                       for row, length in enumerate(prompt_lens)]
+            padded_prompts = input_ids[:, :prompt_width].tolist()  # one copy to the host
+            prompts = [tuple(tokens[prompt_width - length:])
+                       for tokens, length in zip(padded_prompts, prompt_lens, strict=True)]
             parts = [part for rows in prompt_groups(prompts)
                      for part in self._score_shared_prompt(
-                         model, prompts[rows[0]], input_ids[:, prompt_width:],
+                         model, input_ids[rows[0], prompt_width - prompt_lens[rows[0]]:prompt_width],
+                         input_ids[:, prompt_width:],
                          attention_mask[:, prompt_width:], rows, completion_lens,
                          rows_per_batch, compute_entropy)]
         else:
@@ -90,14 +92,14 @@ class TrimmedRows:
 
     def _score_shared_prompt(self, model, prompt, completion_ids, completion_mask, rows,
                              completion_lens, rows_per_batch, compute_entropy):
-        """The rows of one prompt (`prompt`: its tokens): the prompt but its last token
-        once, then the rows in micro-batches that start from that last token."""
+        """The rows of one prompt (`prompt`: its tokens, a 1-d tensor): the prompt but its
+        last token once, then the rows in micro-batches that start from that last token."""
         import torch
         from transformers import DynamicCache
 
         inner = self.accelerator.unwrap_model(model)
         device = completion_ids.device
-        prompt = torch.tensor(prompt, device=device)[None, :]
+        prompt = prompt[None, :]
         cache = None
         with self.accelerator.autocast():
             if prompt.size(1) > 1:
