@@ -38,6 +38,7 @@ from codefrontier.settings.base import Setting
 from codefrontier.settings.multi_turn import MultiTurnSetting
 from codefrontier.settings.registry import get_setting
 from codefrontier.train.common import train_and_save, trainer_config, work_dir_for
+from codefrontier.train.lm_head import GRPO_OUTPUTS, compact_lm_head
 from codefrontier.train.multi_turn import MultiTurnRollout
 from codefrontier.train.repair import REPAIR_LOG, RepairOptions, RepairRollout
 from codefrontier.train.rollout import SingleTurnRollout
@@ -252,6 +253,9 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
                 model=model, reward_funcs=[reward_function], args=config,
                 train_dataset=prompt_dataset(problems, runner),
                 processing_class=load_tokenizer(model), **extra)
+        compact_lm_head(trainer.model, trainer.temperature, GRPO_OUTPUTS)
+        if trainer.ref_model is not None:
+            compact_lm_head(trainer.ref_model, trainer.temperature)
         repair_fields = {"repair": dataclasses.asdict(repair)} if repair is not None else {}
         return train_and_save(trainer, work, out, model, [problems_path],
                               run_files=(REWARD_LOG, REPAIR_LOG, JUDGED_LOG), kind="rl", reward=reward,

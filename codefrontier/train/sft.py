@@ -23,6 +23,7 @@ from pathlib import Path
 
 from codefrontier.pipeline.tables import read_records
 from codefrontier.train.common import train_and_save, trainer_config, work_dir_for
+from codefrontier.train.lm_head import SFT_OUTPUTS, compact_lm_head
 
 log = logging.getLogger("codefrontier.train.sft")
 
@@ -104,8 +105,10 @@ def sft_trainer(model: str, data: str | os.PathLike, work: Path,
     dataset, losses = load_examples(data)
     defaults = {**DEFAULTS, **{f"{loss}_loss": True for loss in losses}}
     config = trainer_config(SFTConfig, defaults, overrides or {}, work)
-    return SFTTrainer(model=model, args=config, train_dataset=dataset,
-                      processing_class=load_tokenizer(model))
+    trainer = SFTTrainer(model=model, args=config, train_dataset=dataset,
+                         processing_class=load_tokenizer(model))
+    compact_lm_head(trainer.model, outputs=SFT_OUTPUTS)
+    return trainer
 
 
 def run_sft(model: str, data: str | os.PathLike, out: str | os.PathLike,
