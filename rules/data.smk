@@ -30,6 +30,7 @@ rule sft_data:
     params:
         options=wf.command_options(config, "sft_data"),
         provenance=provenance("sft_data"),
+    threads: res("sft_data", "threads", 1)
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -38,4 +39,4 @@ rule sft_data:
         "results/benchmarks/sft_data.tsv"
     shell:
         "codefrontier {params.provenance} problems sft {params.options} "
-        "--out {output} > {log} 2>&1"
+        "--workers {threads} --out {output} > {log} 2>&1"

@@ -231,6 +231,32 @@ def test_two_builds_with_repairs_are_identical():
     assert [r["messages"] for r in again] == [r["messages"] for r in first]
 
 
+def test_instances_played_at_once_give_the_same_conversations(monkeypatch):
+    """Two workers: each instance's conversations in another thread, the order kept. The
+    problems are built afresh, and in the calling thread only: building runs the
+    reference programs in-process with stdin and stdout swapped (two at once mixed their
+    outputs up)."""
+    import threading
+
+    from codefrontier.suite import build
+
+    options = {"families": FAMILIES, "knob_pool": 3, "with_repairs": True, "with_fixes": True,
+               "settings": ("reasoning", "tool_use", "agentic")}
+    one = build_sft("train", 2, **options)
+    built_in = []
+    make_problem = build._make_problem
+    monkeypatch.setattr(build, "_make_problem", lambda *args: built_in.append(
+        threading.current_thread()) or make_problem(*args))
+    build._cached_problem.cache_clear()
+    two = build_sft("train", 2, workers=2, **options)
+    assert built_in and set(built_in) == {threading.current_thread()}
+    assert [(r["problem_id"], r["setting"], r["variant"], r["messages"]) for r in two] == \
+        [(r["problem_id"], r["setting"], r["variant"], r["messages"]) for r in one]
+    assert len({r["problem_id"] for r in one}) == 4
+    with pytest.raises(ValueError, match="workers"):
+        build_sft("train", 1, families=FAMILIES, workers=0)
+
+
 def test_repairs_quote_a_judgement_on_tests_of_certain_verdict():
     """The slow reference is judged on the tests under 100 bytes, which it passes in
     milliseconds, and on the largest, which takes it at least three limits: where its

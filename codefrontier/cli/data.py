@@ -25,7 +25,8 @@ def _sft(args: argparse.Namespace) -> int:
 
     records = write_sft_data(args.out, args.split, args.instances, args.difficulty,
                              args.family, args.knob_pool, args.setting or ["reasoning"],
-                             args.with_fixes, args.with_repairs, args.mask_failed_attempts)
+                             args.with_fixes, args.with_repairs, args.mask_failed_attempts,
+                             args.workers)
     kinds = Counter((r["setting"], r["variant"] + ("/fix" if r["draft"] else ""))
                     for r in records)
     shown = ", ".join(f"{setting}/{variant} {count}" for (setting, variant), count in kinds.items())
@@ -117,6 +118,9 @@ def _add_sft(problem_commands) -> None:
     sft.add_argument("--mask-failed-attempts", action="store_true",
                      help="no SFT loss on the failed first attempt of a fix or repair "
                           "conversation (it becomes context); default: trained")
+    sft.add_argument("--workers", type=int, default=1,
+                     help="instances played at once, each with a sandbox worker (the "
+                          "conversations are the same for any number)")
     sft.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")
     sft.set_defaults(handler=_sft)
 

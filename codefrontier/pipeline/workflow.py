@@ -437,8 +437,9 @@ def rule_helpers(config: dict):
     """(res, provenance) for the rules: a rule's resource value, and its provenance param."""
 
     def res(rule: str, key: str, default: Any = None):
-        """The value for a job of `rule`, for its model (every rule that asks has one)."""
-        return lambda wildcards: resources(config, rule, wildcards["model"]).get(key, default)
+        """The value for a job of `rule`, for its model where the rule has one."""
+        return lambda wildcards: resources(config, rule, dict(wildcards).get("model", "")
+                                           ).get(key, default)
 
     def provenance(rule: str):
         return lambda wildcards: provenance_option(config, rule, **dict(wildcards))

@@ -211,30 +211,40 @@ def build_sft(split: str = "train", count: int | None = None,
               knob_pool: int | None = None,
               settings: Collection[str] = ("reasoning",),
               with_fixes: bool = False, with_repairs: bool = False,
-              mask_failed_attempts: bool = False) -> list[dict]:
+              mask_failed_attempts: bool = False, workers: int = 1) -> list[dict]:
     """One example per setting and reference (efficient, slow) for each of `count`
     instances per family (of the given difficulties and slugs), with fixes one fix
     conversation per multi-turn setting, with repairs one repair conversation. The
-    tool-use examples and the repairs run their programs in a judge pool of one worker;
-    the agentic ones in terminals."""
+    tool-use examples and the repairs run their programs in a judge pool, the agentic
+    ones in terminals; `workers` instances are played at once (each record depends on its
+    instance alone, and the order is the instances')."""
+    from concurrent.futures import ThreadPoolExecutor
     from contextlib import nullcontext
 
     from codefrontier.judge import JudgePool
 
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
     chosen = list(instances(split, count, difficulties, families, knob_pool))
+    for instance in chosen:
+        # built here, one at a time: building runs the reference programs in this
+        # process with its stdin and stdout swapped; the threads find them in the cache
+        to_problem(instance)
     needs_pool = any(get_setting(s).needs_judge_pool() for s in settings) or \
         (with_repairs and "reasoning" in settings)
-    with JudgePool(workers=1) if needs_pool else nullcontext() as pool:
-        return [record for instance in chosen
-                for record in sft_records(instance, settings, pool, with_fixes, with_repairs,
-                                          mask_failed_attempts)]
+    with (JudgePool(workers=workers) if needs_pool else nullcontext() as pool,
+          ThreadPoolExecutor(max_workers=workers) as executor):
+        per_instance = executor.map(
+            lambda instance: sft_records(instance, settings, pool, with_fixes, with_repairs,
+                                         mask_failed_attempts), chosen)
+        return [record for records in per_instance for record in records]
 
 
 def write_sft_data(out: str | os.PathLike, split: str = "train", count: int | None = None,
                    difficulties: Collection[str] = (), families: Collection[str] = (),
                    knob_pool: int | None = None, settings: Collection[str] = ("reasoning",),
                    with_fixes: bool = False, with_repairs: bool = False,
-                   mask_failed_attempts: bool = False) -> list[dict]:
+                   mask_failed_attempts: bool = False, workers: int = 1) -> list[dict]:
     """`problems sft`: build_sft's conversations written to `out` (SFT_SCHEMA) with
     provenance; the records."""
     from codefrontier.pipeline.provenance import parquet_metadata, record
@@ -242,7 +252,8 @@ def write_sft_data(out: str | os.PathLike, split: str = "train", count: int | No
 
     settings = list(settings)
     records = build_sft(split, count, set(difficulties) or None, set(families) or None,
-                        knob_pool, settings, with_fixes, with_repairs, mask_failed_attempts)
+                        knob_pool, settings, with_fixes, with_repairs, mask_failed_attempts,
+                        workers)
     provenance = record([], kind="sft-data", split=split, instances=count,
                         difficulty=sorted(difficulties), settings=settings,
                         with_fixes=with_fixes, with_repairs=with_repairs,
