@@ -33,6 +33,11 @@ def compact_lm_head(model, temperature: float = 1.0, outputs: tuple[str, ...] = 
                     budget: int = LOGITS_BUDGET) -> None:
     """Route `model`'s fused-head calls (patched by TRL with this `temperature` and these
     `outputs`) through the plain projection of the counted positions where it serves."""
+    try:  # TRL's internals as of 1.16; another TRL keeps its own head
+        from trl.kernels.chunked_logprob import _use_triton
+        from trl.trainer.utils import FusedCausalLMOutput
+    except ImportError:
+        return
     if getattr(model, "get_base_model", None) is not None and hasattr(model, "peft_config"):
         model = model.get_base_model()
     text_config = model.config.get_text_config()
@@ -45,10 +50,11 @@ def compact_lm_head(model, temperature: float = 1.0, outputs: tuple[str, ...] = 
     @functools.wraps(trl_forward)
     def forward(*args, fused_lm_head=False, labels=None, shift_labels=None,
                 num_items_in_batch=None, **kwargs):
-        if fused_lm_head and _serves(model, labels if shift_labels is None else shift_labels,
-                                     budget, kwargs):
-            return _plain_head(model, args, kwargs, labels, shift_labels, num_items_in_batch,
-                               temperature, outputs)
+        counted = labels if shift_labels is None else shift_labels
+        if fused_lm_head and _serves(model, counted, budget, kwargs, _use_triton):
+            return FusedCausalLMOutput(**_plain_head(
+                model, args, kwargs, labels, shift_labels, num_items_in_batch, temperature,
+                outputs))
         return trl_forward(*args, fused_lm_head=fused_lm_head, labels=labels,
                            shift_labels=shift_labels, num_items_in_batch=num_items_in_batch,
                            **kwargs)
@@ -56,21 +62,19 @@ def compact_lm_head(model, temperature: float = 1.0, outputs: tuple[str, ...] = 
     model.forward = forward
 
 
-def _serves(model, labels, budget: int, kwargs: dict) -> bool:
-    from trl.kernels.chunked_logprob import _use_triton
-
+def _serves(model, labels, budget: int, kwargs: dict, use_triton) -> bool:
     head = model.get_output_embeddings()
-    return (labels is not None and not _use_triton(head.weight.device)
+    return (labels is not None and not use_triton(head.weight.device)
             and not kwargs.get("output_router_logits")
             and not getattr(model.config.get_text_config(), "output_router_logits", False)
             and int((labels != -100).sum()) * head.weight.size(0) <= budget)
 
 
 def _plain_head(model, args, kwargs, labels, shift_labels, num_items_in_batch, temperature,
-                outputs):
-    """TRL's FusedCausalLMOutput, the counted positions projected with a plain matmul."""
+                outputs) -> dict:
+    """The fields of TRL's FusedCausalLMOutput, the counted positions projected with a
+    plain matmul."""
     import torch
-    from trl.trainer.utils import FusedCausalLMOutput
 
     kwargs["use_cache"] = False
     hidden = model.base_model(*args, **kwargs).last_hidden_state
@@ -95,14 +99,7 @@ def _plain_head(model, args, kwargs, labels, shift_labels, num_items_in_batch, t
         if "log_sum_sq_probs" in outputs:
             fields["log_sum_sq_probs"] = torch.logsumexp(2 * log_softmax, -1)
     # masked_scatter keeps an all-masked batch connected to the model (a zero gradient)
-    per_token = {name: (value.new_zeros(mask.shape).masked_scatter(mask, value)
-                        if value.dtype != torch.bool else
-                        torch.zeros_like(mask).masked_scatter(mask, value))
+    per_token = {name: value.new_zeros(mask.shape).masked_scatter(mask, value)
                  for name, value in fields.items()}
     count = mask.sum().clamp(min=1) if num_items_in_batch is None else num_items_in_batch
-    return FusedCausalLMOutput(loss=-per_token["log_probs"].sum() / count,
-                               log_probs=per_token["log_probs"],
-                               entropy=per_token.get("entropy"),
-                               log_sum_sq_probs=per_token.get("log_sum_sq_probs"),
-                               mean_logits=per_token.get("mean_logits"),
-                               is_top1=per_token.get("is_top1"), label_mask=mask)
+    return {"loss": -per_token["log_probs"].sum() / count, **per_token, "label_mask": mask}
