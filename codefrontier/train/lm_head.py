@@ -45,6 +45,8 @@ def compact_lm_head(model, temperature: float = 1.0, outputs: tuple[str, ...] = 
             getattr(text_config, name, None) not in (None, 1, 1.0)
             for name in ("logit_scale", "output_multiplier", "lm_head_multiplier", "logits_scaling")):
         return  # logits transformed before the softmax: TRL's head knows how
+    if getattr(text_config, "output_router_logits", False):
+        return  # a mixture of experts adds its router's loss: TRL's head does
     trl_forward = model.forward
 
     @functools.wraps(trl_forward)
@@ -66,7 +68,6 @@ def _serves(model, labels, budget: int, kwargs: dict, use_triton) -> bool:
     head = model.get_output_embeddings()
     return (labels is not None and not use_triton(head.weight.device)
             and not kwargs.get("output_router_logits")
-            and not getattr(model.config.get_text_config(), "output_router_logits", False)
             and int((labels != -100).sum()) * head.weight.size(0) <= budget)
 
 
