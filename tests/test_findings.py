@@ -59,8 +59,9 @@ def test_half_of_the_trade_off_is_partial_and_no_fall_is_no_trade_off():
 
 def test_intermediate_rewards_are_placed_against_the_interpolation_curve():
     assert verdicts(TRADE_OFF)[2].verdict == UNMEASURED
-    on = row("rl-k3", "rl", None, 0.3, 0.3, 0.3, **distance("interpolation_distance", 0.0, -0.05, 0.04))
-    beyond = row("rl-k4", "rl", None, 0.3, 0.3, 0.3,
+    on = row("rl-k3", "rl", None, 0.3, 0.25, 0.43,
+             **distance("interpolation_distance", 0.0, -0.05, 0.04))
+    beyond = row("rl-k4", "rl", None, 0.4, 0.25, 0.33,
                  **distance("interpolation_distance", 0.08, 0.02, 0.13))
     shaped = row("rl-shaped-cont", "rl", None, 0.3, 0.3, 0.3,
                  **distance("interpolation_distance", 0.08, 0.02, 0.13))
@@ -69,6 +70,20 @@ def test_intermediate_rewards_are_placed_against_the_interpolation_curve():
     mixed = verdicts([*TRADE_OFF, on, beyond, shaped])[2]  # a shaped run is no R_k
     assert mixed.verdict == PARTIAL
     assert mixed.figure == "rl-k3 +0.000 [-0.050, +0.040]; rl-k4 +0.080 [+0.020, +0.130]"
+
+
+def test_an_intermediate_run_with_an_endpoints_failure_rates_is_not_measured():
+    # R_3 trained as R_2 did (the same reward on every program it wrote): on the curve
+    # trivially, since the curve starts at R_2
+    like_low = row("rl-k3", "rl", None, 0.31, 0.38, 0.29,
+                   **distance("interpolation_distance", -0.01, -0.06, 0.0))
+    found = verdicts([*TRADE_OFF, like_low])[2]
+    assert found.verdict == UNMEASURED and "equal an endpoint" in found.reason
+    assert found.figure == "rl-k3 -0.010 [-0.060, +0.000] (= rl-k2 within 2 SE)"
+    between = row("rl-k4", "rl", None, 0.3, 0.25, 0.43,
+                  **distance("interpolation_distance", 0.0, -0.05, 0.04))
+    found = verdicts([*TRADE_OFF, like_low, between])[2]
+    assert found.verdict == HOLDS and "the others equal an endpoint" in found.reason
 
 
 def test_extrapolation_near_beyond_interpolation_and_far_through_format_errors_holds():

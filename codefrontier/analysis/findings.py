@@ -15,8 +15,11 @@ interval is the table's 95% bootstrap interval over problems. The rules:
    whose k lies between the endpoints' (R_3, R_4 between R_2 and R_inf) is a point
    against the interpolation curve (`interpolation_distance`): recovered when its
    interval does not lie wholly beyond the curve (on it, or the curve does better).
-   Holds when every one is recovered, does not hold when none is, partial otherwise;
-   not measured without such runs.
+   A run that does not differ from an endpoint in either failure rate tests nothing
+   (the curve passes through the endpoints) and is not measured: on the bundled suite
+   R_3 and R_4 give R_2's reward to nearly every program, since slow programs pass
+   every test under 10^4 bytes. Holds when every measured one is recovered, does not
+   hold when none is, partial otherwise; not measured without such runs.
 3. **Extrapolation extends the front, stable near the endpoints, degrading far out
    mostly through format errors.** Near: α in [−0.5, 0) or (1, 1.5]; extends when
    some near point reaches beyond the interpolation curve (its
@@ -162,16 +165,36 @@ def intermediate_runs(rows: pd.DataFrame, low: pd.Series, high: pd.Series) -> Fi
     if not between:
         return Finding(2, TITLES[2], UNMEASURED, "",
                        "no nested R_k run between the endpoints' rewards was trained")
-    figure = "; ".join(f"{r['checkpoint']} {_interval(r, 'interpolation_distance')}"
-                       for r in between)
+    twins = {r["checkpoint"]: _same_point_as(r, (low, high)) for r in between}
+    figure = "; ".join(
+        f"{r['checkpoint']} {_interval(r, 'interpolation_distance')}"
+        + (f" (= {twins[r['checkpoint']]} within {STANDARD_ERRORS:g} SE)"
+           if twins[r["checkpoint"]] else "") for r in between)
+    measured = [r for r in between if not twins[r["checkpoint"]]]
+    if not measured:
+        return Finding(2, TITLES[2], UNMEASURED, figure,
+                       "each run's failure rates equal an endpoint's: its reward did not "
+                       "differ from that endpoint's on what the policy wrote")
     recovered = [None if pd.isna(r["interpolation_distance_lo"])
-                 else _side(r, "interpolation_distance") != OUTSIDE for r in between]
+                 else _side(r, "interpolation_distance") != OUTSIDE for r in measured]
     verdict = _from_parts(recovered)
     reason = {HOLDS: "each lies on the interpolation curve or inside it",
               FAILS: "each lies beyond the interpolation curve",
               PARTIAL: "some lie beyond the interpolation curve, or have no distance",
               UNMEASURED: "the table has no interpolation distances"}[verdict]
+    if len(measured) < len(between):
+        reason += "; the others equal an endpoint"
     return Finding(2, TITLES[2], verdict, figure, reason)
+
+
+def _same_point_as(run: pd.Series, endpoints: tuple[pd.Series, ...]) -> str | None:
+    """The endpoint whose optimization- and correctness-failure rates both lie within
+    STANDARD_ERRORS of the run's (the first one, in the order given), or None."""
+    for endpoint in endpoints:
+        if not any(_significant(*_change(endpoint, run, rate))
+                   for rate in ("optimization_failure", "correctness_failure")):
+            return endpoint["checkpoint"]
+    return None
 
 
 def _farthest(points: pd.DataFrame) -> list[pd.Series]:
