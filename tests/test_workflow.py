@@ -225,6 +225,24 @@ def test_the_findings_overlay_adds_r3_r4_and_a_wider_alpha_sweep(tmp_path):
     assert counts == {"rl": 8, "merge": 24, "sample": 24 + 2 + 3 * 3}
 
 
+def test_the_no_repair_sft_overlay_builds_sft_data_without_repairs(tmp_path):
+    """configs/tiny-no-repair-sft.yaml: the default's SFT data command without the repair
+    conversations, the fix conversations kept."""
+    import shutil
+
+    shutil.copy(REPO / "config.yaml", tmp_path / "config.yaml")
+    shells = {}
+    for name, configs in (("default", tmp_path / "config.yaml"),
+                          ("overlay", REPO / "configs" / "tiny-no-repair-sft.yaml")):
+        done = snakemake(tmp_path, "-n", "-p", "results/data/sft.parquet", config=configs,
+                         timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        [job] = [j for j in dry_run_jobs(done.stdout) if j["rule"] == "sft_data"]
+        shells[name] = job["shell"]
+    assert "--with-repairs" in shells["default"] and "--with-fixes" in shells["default"]
+    assert "--with-repairs" not in shells["overlay"] and "--with-fixes" in shells["overlay"]
+
+
 def test_repair_adds_second_attempts_for_the_checkpoints_it_names(tmp_path):
     import shutil
 
