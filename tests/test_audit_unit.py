@@ -9,7 +9,13 @@ import pytest
 
 from codefrontier.cli import main
 from codefrontier.pipeline.audit import audit
-from codefrontier.pipeline.provenance import PARQUET_KEY, code_version, record, set_config_slice
+from codefrontier.pipeline.provenance import (
+    DISPATCHED_ISA,
+    PARQUET_KEY,
+    code_version,
+    record,
+    set_config_slice,
+)
 from codefrontier.pipeline.workflow import config_slice
 
 
@@ -210,3 +216,15 @@ def test_an_input_entry_without_a_path_is_a_finding(tmp_path):
                                                         "code_version": code_version()}))
     (finding,) = audit(folder)[0]
     assert finding.problem == f"input entry {{'sha256': '{'0' * 64}'}} lacks a path or sha256"
+
+
+def test_a_record_names_the_processor_it_was_made_on():
+    import platform
+
+    import torch
+
+    found = record([])["machine"]
+    assert found["arch"] == platform.machine()
+    assert found["cpu"]  # the model name from /proc/cpuinfo, or platform's fallback
+    assert set(found["isa"]) <= set(DISPATCHED_ISA)
+    assert found["torch_cpu_capability"] == torch.backends.cpu.get_cpu_capability()

@@ -160,7 +160,46 @@ def record(inputs: Iterable[str | os.PathLike], **fields) -> dict:
         "code_version": code_version(),
         "config": _config_slice,
         "python_version": platform.python_version(),
+        "machine": machine(),
     }
+
+
+def machine() -> dict[str, str]:
+    """The processor a record was made on: floating-point results (and with them a
+    training run's every later sample) differ between CPUs whose math libraries take
+    different kernels, so equal tables are only expected from equal entries here."""
+    import platform
+    import sys
+
+    model, flags = _cpu_info()
+    found = {"arch": platform.machine(), "cpu": model or platform.processor(),
+             "isa": [name for name in DISPATCHED_ISA if name in flags]}
+    if "torch" in sys.modules:  # never imported for this: a merge may not load it
+        found["torch_cpu_capability"] = sys.modules["torch"].backends.cpu.get_cpu_capability()
+    return found
+
+
+# The instruction sets PyTorch, MKL and oneDNN choose kernels by (a VM's model name is
+# often just "Intel(R) Xeon(R) Processor").
+DISPATCHED_ISA = ("avx2", "fma", "avx512f", "avx512_vnni", "avx512_bf16", "avx512_fp16",
+                  "amx_tile", "amx_bf16", "asimd", "sve")
+
+
+def _cpu_info() -> tuple[str, set[str]]:
+    """The first processor's model name and flags from /proc/cpuinfo (Linux)."""
+    model, flags = "", set()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                key, _, value = line.partition(":")
+                key = key.strip()
+                if key == "model name" and not model:
+                    model = value.strip()
+                elif key in ("flags", "Features") and not flags:
+                    flags = set(value.split())
+    except OSError:
+        pass
+    return model, flags
 
 
 PARQUET_KEY = "codefrontier.pipeline.provenance"
