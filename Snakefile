@@ -2,13 +2,11 @@
 # judging per checkpoint -> frontier, ensembles and plots.
 #
 #   snakemake -c2 results/frontier.parquet                       # embedded default
-#   snakemake --profile slurm --configfile configs/qwen2.5-7b.yaml results/frontier.parquet
+#   snakemake --profile slurm results/frontier.parquet --configfile=configs/qwen2.5-7b.yaml
 #
 # Paths are the contract between rules (design.md); logic lives in codefrontier.
 
-import os
-
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
 from codefrontier.pipeline import layout
 from codefrontier.pipeline import workflow as wf
@@ -16,18 +14,10 @@ from codefrontier.pipeline import workflow as wf
 min_version("9.0")
 
 
-# the checkout's default, wherever the run's working directory (--directory) is; a
-# --configfile with every required key (a grid: configs/qwen2.5-7b.yaml, smoke.yaml)
-# replaces it, one with some keys (an overlay: configs/vllm-cpu.yaml) is merged over it
-configfile: os.path.join(workflow.basedir, "config.yaml")
-wf.take_grid(config, workflow.config_settings.overwrite_config)
-
-
-# no defaults written into the config: the slices recorded in provenance stay the
-# config files' own values, which `codefrontier audit` compares with
-validate(config, "config.schema.yaml", set_default=False)
-wf.check_grid(config)
-wf.set_job_environment(config)
+# The run's config: the --configfile files (the checkout's config.yaml when none), each a
+# whole grid or an overlay that names what it `extends:`, then --config; validated, checked
+# across keys, and printed with the files it came from (codefrontier/pipeline/configfiles.py)
+grid = wf.take_run_config(config, workflow)
 
 MODELS = list(config["models"])
 SETTINGS = config["settings"]
@@ -39,8 +29,6 @@ wildcard_constraints:
     split="train|eval",
     **layout.WILDCARD_PATTERNS,  # reward, alpha, ckpt
 
-
-res, provenance = wf.rule_helpers(config)
 
 include: "rules/data.smk"
 include: "rules/train.smk"

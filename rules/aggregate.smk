@@ -1,15 +1,24 @@
-# The frontier and ensemble tables, the charts, and the report.
+# The frontier and ensemble tables, the charts, and the report. Each aggregate also reads
+# the grid manifest, which changes when the config adds or drops a checkpoint: that reruns
+# the aggregates (and makes the new checkpoints) without Snakemake's metadata
+# (workflow.write_grid_manifest).
+
+import os
 
 
 rule frontier:
     input:
         verdicts=wf.verdict_files(config),
         problems=layout.DATA.fill(split="eval"),
+        grid=layout.GRID_MANIFEST,
     output:
         layout.FRONTIER,
     params:
-        provenance=provenance("aggregate"),
+        provenance=grid.provenance("aggregate"),
         merges=wf.merge_options(config),
+    threads: grid.threads("frontier")
+    resources:
+        **grid.resources("frontier"),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -25,14 +34,18 @@ rule ensemble:
     input:
         verdicts=wf.verdict_files(config),
         repaired=wf.repaired_verdict_files(config),
+        grid=layout.GRID_MANIFEST,
     output:
         layout.ENSEMBLE,
     params:
-        provenance=provenance("aggregate"),
+        provenance=grid.provenance("aggregate"),
         merges=wf.merge_options(config),
         repaired=lambda wildcards, input: (
             f"--repaired {' '.join(input.repaired)}" if input.repaired else ""
         ),
+    threads: grid.threads("ensemble")
+    resources:
+        **grid.resources("ensemble"),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -48,6 +61,7 @@ rule plots:
     input:
         frontier=layout.FRONTIER,
         ensemble=layout.ENSEMBLE,
+        grid=layout.GRID_MANIFEST,
     output:
         report(
             expand(layout.CHART, chart=layout.CHARTS),
@@ -57,6 +71,9 @@ rule plots:
         expand(layout.CHART_HTML, chart=layout.CHARTS),
     params:
         out_dir=lambda wildcards, output: os.path.dirname(output[0]),
+    threads: grid.threads("plots")
+    resources:
+        **grid.resources("plots"),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -75,10 +92,14 @@ rule claims:
         ensemble=layout.ENSEMBLE,
         merges=wf.merge_folders(config),
         repair=[layout.REPAIR_TABLE] if wf.repair_verdict_files(config) else [],
+        grid=layout.GRID_MANIFEST,
     output:
         report(layout.CLAIMS, caption="../docs/report/claims.rst", category="Frontier"),
     params:
         repair=lambda wildcards, input: f"--repair {input.repair}" if input.repair else "",
+    threads: grid.threads("claims")
+    resources:
+        **grid.resources("claims"),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -95,8 +116,12 @@ rule repair_table:
     input:
         verdicts=wf.repair_verdict_files(config),
         repaired=wf.repaired_verdict_files(config),
+        grid=layout.GRID_MANIFEST,
     output:
         layout.REPAIR_TABLE,
+    threads: grid.threads("repair_table")
+    resources:
+        **grid.resources("repair_table"),
     conda:
         "../envs/codefrontier.yaml"
     log:

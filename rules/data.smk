@@ -8,11 +8,14 @@ rule problems:
     output:
         layout.DATA,
     params:
-        options=lambda wildcards: wf.command_options(config, "problems", **wildcards),
-        provenance=provenance("problems"),
+        options=grid.options("problems"),
+        provenance=grid.provenance("problems"),
         disjoint=lambda wildcards, input: " ".join(
             f"--disjoint-from {path}" for path in input.disjoint_from
         ),
+    threads: grid.threads("problems")
+    resources:
+        **grid.resources("problems"),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -28,9 +31,11 @@ rule sft_data:
     output:
         layout.DATA.fill(split="sft"),
     params:
-        options=wf.command_options(config, "sft_data"),
-        provenance=provenance("sft_data"),
-    threads: res("sft_data", "threads", 1)
+        options=grid.options("sft_data"),
+        provenance=grid.provenance("sft_data"),
+    threads: grid.threads("sft_data")
+    resources:
+        **grid.resources("sft_data"),
     conda:
         "../envs/codefrontier.yaml"
     log:

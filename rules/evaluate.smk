@@ -3,24 +3,17 @@
 
 rule sample:
     input:
-        model=lambda wildcards: wf.local_input(
-            wf.checkpoint_folder(config, wildcards.model, wildcards.setting, wildcards.ckpt)
-        ),
+        model=lambda wildcards: wf.local_input(grid.checkpoint(wildcards)),
         problems=layout.DATA.fill(split="eval"),
     output:
         layout.SAMPLES,
     params:
-        model=lambda wildcards: wf.checkpoint_folder(
-            config, wildcards.model, wildcards.setting, wildcards.ckpt
-        ),
-        options=lambda wildcards: wf.command_options(config, "sample", **wildcards),
-        provenance=provenance("sample"),
-    threads: res("sample", "threads", 1)
+        model=grid.checkpoint,
+        options=grid.options("sample"),
+        provenance=grid.provenance("sample"),
+    threads: grid.threads("sample")
     resources:
-        mem_mb=res("sample", "mem_mb"),
-        runtime=res("sample", "runtime"),
-        gpu=res("sample", "gpu", 0),
-        slurm_partition=res("sample", "slurm_partition", ""),
+        **grid.resources("sample"),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -28,7 +21,7 @@ rule sample:
     benchmark:
         "results/benchmarks/sample/{model}-{setting}-{ckpt}.tsv"
     shell:
-        "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} codefrontier {params.provenance} sample "
+        "codefrontier {params.provenance} sample "
         "--model {params.model} --problems {input.problems} --setting {wildcards.setting} "
         "{params.options} --judge-workers {threads} --quiet --out {output} "
         "> {log} 2>&1"
@@ -41,12 +34,10 @@ rule judge:
     output:
         layout.VERDICTS,
     params:
-        provenance=provenance("judge"),
-    threads: res("judge", "threads", 1)
+        provenance=grid.provenance("judge"),
+    threads: grid.threads("judge")
     resources:
-        mem_mb=res("judge", "mem_mb"),
-        runtime=res("judge", "runtime"),
-        slurm_partition=res("judge", "slurm_partition", ""),
+        **grid.resources("judge"),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -62,26 +53,19 @@ rule judge:
 # sample, given why it failed, judged like any sample.
 rule repair:
     input:
-        model=lambda wildcards: wf.local_input(
-            wf.checkpoint_folder(config, wildcards.model, wildcards.setting, wildcards.ckpt)
-        ),
+        model=lambda wildcards: wf.local_input(grid.checkpoint(wildcards)),
         problems=layout.DATA.fill(split="eval"),
         samples=layout.SAMPLES,
         verdicts=layout.VERDICTS,
     output:
         layout.REPAIR_SAMPLES,
     params:
-        model=lambda wildcards: wf.checkpoint_folder(
-            config, wildcards.model, wildcards.setting, wildcards.ckpt
-        ),
-        options=lambda wildcards: wf.command_options(config, "repair", **wildcards),
-        provenance=provenance("repair"),
-    threads: res("sample", "threads", 1)
+        model=grid.checkpoint,
+        options=grid.options("repair"),
+        provenance=grid.provenance("repair"),
+    threads: grid.threads("repair")
     resources:
-        mem_mb=res("sample", "mem_mb"),
-        runtime=res("sample", "runtime"),
-        gpu=res("sample", "gpu", 0),
-        slurm_partition=res("sample", "slurm_partition", ""),
+        **grid.resources("repair"),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -89,7 +73,7 @@ rule repair:
     benchmark:
         "results/benchmarks/repair/{model}-{setting}-{ckpt}.tsv"
     shell:
-        "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} codefrontier {params.provenance} repair attempt "
+        "codefrontier {params.provenance} repair attempt "
         "--model {params.model} --problems {input.problems} --samples {input.samples} "
         "--verdicts {input.verdicts} {params.options} --judge-workers {threads} --quiet "
         "--out {output} > {log} 2>&1"

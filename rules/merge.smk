@@ -8,11 +8,10 @@ rule merge:
     output:
         directory(layout.MERGE_FOLDER),
     params:
-        provenance=provenance("merge"),
+        provenance=grid.provenance("merge"),
+    threads: grid.threads("merge")
     resources:
-        mem_mb=res("merge", "mem_mb"),
-        runtime=res("merge", "runtime"),
-        slurm_partition=res("merge", "slurm_partition", ""),
+        **grid.resources("merge"),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -21,4 +20,4 @@ rule merge:
         "results/benchmarks/merge/{model}-{setting}-a{alpha}.tsv"
     shell:
         "codefrontier {params.provenance} merge --low {input.low} --high {input.high} "
-        "--alpha={wildcards.alpha} --out {output} --force > {log} 2>&1"
+        "--alpha={wildcards.alpha} --workers {threads} --out {output} --force > {log} 2>&1"

@@ -9,8 +9,11 @@ rule model_init:
     output:
         directory(layout.INIT_FOLDER),
     params:
-        options=lambda wildcards: wf.command_options(config, "model_init", **wildcards),
-        provenance=provenance("model_init"),
+        options=grid.options("model_init"),
+        provenance=grid.provenance("model_init"),
+    threads: grid.threads("model_init")
+    resources:
+        **grid.resources("model_init"),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -24,21 +27,18 @@ rule model_init:
 
 rule sft:
     input:
-        model=lambda wildcards: wf.local_input(wf.base_model(config, wildcards.model)),
+        model=lambda wildcards: wf.local_input(grid.base(wildcards)),
         data=layout.DATA.fill(split="sft"),
     output:
         directory(layout.SFT_FOLDER),
     params:
-        model=lambda wildcards: wf.base_model(config, wildcards.model),
-        options=lambda wildcards: wf.command_options(config, "sft", **wildcards),
-        launcher=lambda wildcards: wf.launcher(config, wildcards.model),
-        provenance=provenance("sft"),
-    threads: res("sft", "threads", 1)
+        model=grid.base,
+        options=grid.options("sft"),
+        launcher=grid.launcher("sft"),
+        provenance=grid.provenance("sft"),
+    threads: grid.threads("sft")
     resources:
-        mem_mb=res("sft", "mem_mb"),
-        runtime=res("sft", "runtime"),
-        gpu=res("sft", "gpu", 0),
-        slurm_partition=res("sft", "slurm_partition", ""),
+        **grid.resources("sft"),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -46,38 +46,28 @@ rule sft:
     benchmark:
         "results/benchmarks/sft/{model}.tsv"
     shell:
-        "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} {params.launcher} {params.provenance} train sft "
+        "{params.launcher} {params.provenance} train sft "
         "--model {params.model} --data {input.data} --out {output} {params.options} > {log} 2>&1"
 
 
 rule rl:
     input:
-        model=lambda wildcards: wf.local_input(
-            wf.rl_start(config, wildcards.model, wildcards.reward)
-        ),
+        model=lambda wildcards: wf.local_input(grid.rl_start(wildcards)),
         problems=layout.DATA.fill(split="train"),
     output:
         # hours of GPU time each: read-only once written, so no rerun or clean-up
         # deletes one by accident (`chmod -R u+w` to retrain on purpose)
         protected(directory(layout.RL_FOLDER)),
     params:
-        model=lambda wildcards: wf.rl_start(config, wildcards.model, wildcards.reward),
-        options=lambda wildcards: wf.command_options(config, "rl", **wildcards),
-        launcher=lambda wildcards: wf.launcher(config, wildcards.model),
-        provenance=provenance("rl"),
+        model=grid.rl_start,
+        options=grid.options("rl"),
+        launcher=grid.launcher("rl"),
+        provenance=grid.provenance("rl"),
     # the longest stage: both runs start as soon as SFT is done, before any sampling
     priority: 10
-    threads: res("rl", "threads", 1)
+    threads: grid.threads("rl")
     resources:
-        mem_mb=res("rl", "mem_mb"),
-        runtime=res("rl", "runtime"),
-        gpu=res("rl", "gpu", 0),
-        nodes=res("rl", "nodes", 1),
-        # one launcher task per node (Slurm shrinks a job of 2 nodes and 1 task to 1 node);
-        # not tasks per GPU: the launcher starts each node's processes itself
-        tasks=res("rl", "nodes", 1),
-        tasks_per_gpu=0,
-        slurm_partition=res("rl", "slurm_partition", ""),
+        **grid.resources("rl"),
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -85,6 +75,6 @@ rule rl:
     benchmark:
         "results/benchmarks/rl/{model}-{setting}-{reward}.tsv"
     shell:
-        "HF_HUB_OFFLINE=${{HF_HUB_OFFLINE:-1}} {params.launcher} {params.provenance} train grpo "
+        "{params.launcher} {params.provenance} train grpo "
         "--model {params.model} --problems {input.problems} {params.options} "
         "--judge-workers {threads} --out {output} > {log} 2>&1"

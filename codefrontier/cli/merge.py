@@ -14,12 +14,14 @@ def _merge(args: argparse.Namespace) -> int:
         parents, weights = list(args.parents), list(args.weights or [])
         if args.base:  # base + Σ w_i (θ_i − base): the base takes weight 1 − Σ w_i
             parents, weights = [args.base, *parents], [1.0 - sum(weights), *weights]
-        out = merge_checkpoints(parents, weights, args.out, force=args.force)
+        out = merge_checkpoints(parents, weights, args.out, force=args.force,
+                                workers=args.workers)
         print(f"merged {len(parents)} checkpoints with weights {weights} -> {out}")
         return 0
     if not (args.low and args.high and args.alpha is not None):
         raise ValueError("give --low, --high and --alpha, or --parents with --weights")
-    out = merge_alpha(args.low, args.high, args.alpha, args.out, force=args.force)
+    out = merge_alpha(args.low, args.high, args.alpha, args.out, force=args.force,
+                      workers=args.workers)
     print(f"merged {args.low} and {args.high} at α = {args.alpha} -> {out}")
     return 0
 
@@ -39,4 +41,8 @@ def register(commands) -> None:
     merge.add_argument("--base", help="task-vector form: base + Σ w_i (θ_i − base)")
     merge.add_argument("--out", required=True, help="output folder")
     merge.add_argument("--force", action="store_true", help="overwrite an existing output")
+    merge.add_argument("--workers", type=int, metavar="N",
+                       help="threads that merge pieces at once; the weights are the same for "
+                            "any number (default: one per core this process may use, up to "
+                            "merge.pipeline.MAX_WORKERS)")
     merge.set_defaults(handler=_merge)

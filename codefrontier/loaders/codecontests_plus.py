@@ -33,6 +33,7 @@ from codefrontier.problems.schema import Problem, Test
 
 REPO = "ByteDance-Seed/Code-Contests-Plus"
 CONFIGS = ("1x", "2x", "3x", "4x", "5x")
+DEFAULT_CONFIG = "1x"  # `problems build --config` and a data entry without `config`
 
 # setName(...) texts of testlib's stock checkers (wcmp, lcmp, ncmp, uncmp,
 # fcmp, hcmp, icmp, rcmp6): token, line, integer and 1e-6 float comparisons.
@@ -108,7 +109,7 @@ class LoadReport:
 
 
 def iter_codecontests_plus(
-    config: str = "1x",
+    config: str = DEFAULT_CONFIG,
     data_dir: str | os.PathLike | None = None,
     cache_dir: str | None = None,
     sources: set[str] | None = None,

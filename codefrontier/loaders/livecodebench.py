@@ -31,6 +31,7 @@ from codefrontier.problems.schema import Problem, Test
 REPO = "livecodebench/code_generation_lite"
 INCREMENTS = ["test.jsonl", "test2.jsonl", "test3.jsonl", "test4.jsonl", "test5.jsonl",
               "test6.jsonl"]
+DEFAULT_RELEASE = "release_v6"  # `problems build --release` and a data entry without `release`
 DEFAULT_TIME_LIMIT_S = 6.0
 DEFAULT_MEMORY_LIMIT_MB = 1024
 
@@ -89,7 +90,7 @@ def to_problem(row: dict, time_limit_s: float = DEFAULT_TIME_LIMIT_S,
 
 
 def load_livecodebench(
-    version: str = "release_v6",
+    version: str = DEFAULT_RELEASE,
     start_date: date | None = None,
     end_date: date | None = None,
     difficulties: set[str] | None = None,

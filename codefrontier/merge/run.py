@@ -40,19 +40,21 @@ log = logging.getLogger("codefrontier.merge")
 def merge_alpha(low: str | os.PathLike, high: str | os.PathLike, alpha: float,
                 out: str | os.PathLike, force: bool = False,
                 shard_bytes: int = DEFAULT_SHARD_BYTES,
-                extra_provenance: dict | None = None) -> Path:
+                extra_provenance: dict | None = None, workers: int | None = None) -> Path:
     """θ_α = α·θ_high + (1−α)·θ_low as a save_pretrained folder at `out`; α outside
     [0, 1] extrapolates. provenance.json records α as asked for, beside the weights."""
     return merge_checkpoints([low, high], alpha_weights(alpha), out, force, shard_bytes,
-                             {**(extra_provenance or {}), "alpha": float(alpha)})
+                             {**(extra_provenance or {}), "alpha": float(alpha)}, workers)
 
 
 def merge_checkpoints(parents: Sequence[str | os.PathLike], weights: Sequence[float],
                       out: str | os.PathLike, force: bool = False,
                       shard_bytes: int = DEFAULT_SHARD_BYTES,
-                      extra_provenance: dict | None = None) -> Path:
+                      extra_provenance: dict | None = None, workers: int | None = None) -> Path:
     """Σ w_i θ_i (weights summing to 1) as a save_pretrained folder at `out`;
-    `extra_provenance` is added to its provenance.json."""
+    `extra_provenance` is added to its provenance.json. `workers` threads merge pieces
+    at once (default: one per core this process may run on, up to pipeline.MAX_WORKERS);
+    the weights are the same for any number."""
     check_weights(len(parents), weights)
     out = Path(out)
     if out.exists() and not force:
@@ -64,7 +66,7 @@ def merge_checkpoints(parents: Sequence[str | os.PathLike], weights: Sequence[fl
         with ThreadPoolExecutor(1) as hashing:  # hashing overlaps the merge
             inputs = hashing.submit(_input_records, folders)
             with publishing(out) as tmp:
-                totals = _write_weights(folders, weights, tmp, shard_bytes)
+                totals = _write_weights(folders, weights, tmp, shard_bytes, workers)
                 copy_auxiliary_files(folders[0].path, tmp)
                 write_provenance(tmp, {
                     **record([]), "inputs": inputs.result(), "kind": "merge",
@@ -78,11 +80,11 @@ def merge_checkpoints(parents: Sequence[str | os.PathLike], weights: Sequence[fl
 
 
 def _write_weights(folders: Sequence[WeightFolder], weights: Sequence[float], target: Path,
-                   shard_bytes: int) -> Totals:
+                   shard_bytes: int, workers: int | None = None) -> Totals:
     tensors = folders[0].tensors()
     writer = ShardWriter(target, tensors, shard_bytes)
     try:
-        totals = stream_merge(folders, weights, writer, tensors)
+        totals = stream_merge(folders, weights, writer, tensors, workers=workers)
         writer.finish()
     finally:
         writer.close()

@@ -111,16 +111,17 @@ def _config_findings(path: Path, provenance: dict, config: dict | None) -> list[
     return []
 
 
-def audit_report(target: str | os.PathLike, config_path: str | os.PathLike | None = None,
+def audit_report(target: str | os.PathLike, config_files: list[str | os.PathLike] | None = None,
                  root: str | os.PathLike = ".") -> tuple[list[Finding], str]:
-    """`codefrontier audit`: the findings for `target` against the config file (if any),
-    and a summary line."""
-    import yaml
+    """`codefrontier audit`: the findings for `target` against the run's config (composed
+    from `config_files` as the workflow composes its --configfile files), and a summary
+    line."""
+    from codefrontier.pipeline.configfiles import compose
 
     if not os.path.isdir(root):
         raise FileNotFoundError(f"--root {root} is not a directory: give the folder the "
                                 f"workflow ran in (the one that holds results/)")
-    config = yaml.safe_load(Path(config_path).read_text()) if config_path else None
+    config = compose(config_files, default=config_files[0]).values if config_files else None
     findings, checked = audit(target, config, root=root)
     plural = "s" if len(findings) != 1 else ""
     return findings, (f"audited {checked} outputs and inputs from {target}: "

