@@ -90,7 +90,7 @@ rule claims:
     input:
         frontier=layout.FRONTIER,
         ensemble=layout.ENSEMBLE,
-        merges=wf.merge_folders(config),
+        merges=wf.merge_records(config),
         repair=[layout.REPAIR_TABLE] if wf.repair_verdict_files(config) else [],
         grid=layout.GRID_MANIFEST,
     output:

@@ -255,7 +255,6 @@ def test_the_no_repair_sft_overlay_builds_sft_data_without_repairs(tmp_path):
 
 
 def test_repair_adds_second_attempts_for_the_checkpoints_it_names(tmp_path):
-    import shutil
 
     config = yaml.safe_load((REPO / "config.yaml").read_text())
     assert wf.repaired_verdict_files(config) == []  # the default repairs nothing

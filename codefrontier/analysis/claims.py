@@ -58,7 +58,7 @@ from codefrontier.analysis.curve import (
 from codefrontier.analysis.findings import findings_table
 from codefrontier.analysis.frontier import FORMAT_CAUSES
 from codefrontier.judge.verdicts import OUTCOMES
-from codefrontier.pipeline.layout import MERGE_FOLDER, trained_folder
+from codefrontier.pipeline.layout import MERGE_FOLDER, MERGE_RECORD, trained_folder
 from codefrontier.pipeline.provenance import markdown_with_provenance, read_provenance, record
 
 SEPARATION_POINTS = 0.05
@@ -330,16 +330,18 @@ def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.Dat
 
 
 def merge_delta_norms(folders: list[str | os.PathLike]) -> dict[tuple[str, str, str], float]:
-    """(model, setting, merge checkpoint) -> ‖θ_high − θ_low‖, from merge provenance."""
+    """(model, setting, merge checkpoint) -> ‖θ_high − θ_low‖, from the provenance of
+    merged folders or merge records."""
     norms = {}
     for folder in folders:
         merge = trained_folder(folder)
         if merge is None:
-            raise ValueError(f"{folder} is not a merge folder ({MERGE_FOLDER})")
+            raise ValueError(f"{folder} is not a merge folder ({MERGE_FOLDER}) or record "
+                             f"({MERGE_RECORD})")
         provenance = read_provenance(folder) or {}
         if "delta_norm" not in provenance:
-            raise ValueError(f"{folder} has no merge provenance (provenance.json with "
-                             "delta_norm)")
+            raise ValueError(f"{folder} has no merge provenance (a record or provenance.json "
+                             "with delta_norm)")
         norms[(merge["model"], merge["setting"], merge["ckpt"])] = provenance["delta_norm"]
     return norms
 

@@ -117,8 +117,9 @@ def _add_reports(commands) -> None:
                     "their figures. Warns when the RL endpoints are indistinguishable.")
     claims.add_argument("--frontier", required=True)
     claims.add_argument("--ensemble", required=True)
-    claims.add_argument("--merges", nargs="*", default=[], metavar="FOLDER",
-                        help="merged checkpoint folders (their provenance gives ‖θ_high − θ_low‖)")
+    claims.add_argument("--merges", nargs="*", default=[], metavar="PATH",
+                        help="merge records (results/<model>/<setting>/merge/a<alpha>.json) or "
+                             "merged folders: their provenance gives ‖θ_high − θ_low‖")
     claims.add_argument("--repair", help="the repair table (results/repair.parquet), if any")
     claims.add_argument("--out", required=True, help="the report (.md)")
     claims.set_defaults(handler=_claims)

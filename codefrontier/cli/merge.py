@@ -6,7 +6,7 @@ import argparse
 
 
 def _merge(args: argparse.Namespace) -> int:
-    from codefrontier.merge import merge_alpha, merge_checkpoints
+    from codefrontier.merge import merge_alpha, merge_checkpoints, write_merge_record
 
     if args.parents:
         if args.alpha is not None:
@@ -17,12 +17,14 @@ def _merge(args: argparse.Namespace) -> int:
         out = merge_checkpoints(parents, weights, args.out, force=args.force,
                                 workers=args.workers)
         print(f"merged {len(parents)} checkpoints with weights {weights} -> {out}")
-        return 0
-    if not (args.low and args.high and args.alpha is not None):
-        raise ValueError("give --low, --high and --alpha, or --parents with --weights")
-    out = merge_alpha(args.low, args.high, args.alpha, args.out, force=args.force,
-                      workers=args.workers)
-    print(f"merged {args.low} and {args.high} at α = {args.alpha} -> {out}")
+    else:
+        if not (args.low and args.high and args.alpha is not None):
+            raise ValueError("give --low, --high and --alpha, or --parents with --weights")
+        out = merge_alpha(args.low, args.high, args.alpha, args.out, force=args.force,
+                          workers=args.workers)
+        print(f"merged {args.low} and {args.high} at α = {args.alpha} -> {out}")
+    if args.record:
+        print(f"record -> {write_merge_record(out, args.record)}")
     return 0
 
 
@@ -41,6 +43,9 @@ def register(commands) -> None:
     merge.add_argument("--base", help="task-vector form: base + Σ w_i (θ_i − base)")
     merge.add_argument("--out", required=True, help="output folder")
     merge.add_argument("--force", action="store_true", help="overwrite an existing output")
+    merge.add_argument("--record", metavar="FILE",
+                       help="also write the merge's record (its provenance and the output's "
+                            "content hash) to FILE, which outlives the folder")
     merge.add_argument("--workers", type=int, metavar="N",
                        help="threads that merge pieces at once; the weights are the same for "
                             "any number (default: one per core this process may use, up to "

@@ -27,7 +27,8 @@ def _train_sft(args: argparse.Namespace) -> int:
     from codefrontier.train.common import parse_overrides
     from codefrontier.train.sft import run_sft
 
-    out = run_sft(args.model, args.data, args.out, parse_overrides(args.set), args.work_dir)
+    out = run_sft(args.model, args.data, args.out, parse_overrides(args.set), args.work_dir,
+                  keep_checkpoints=args.keep_checkpoints)
     print(f"SFT of {args.model} on {args.data} -> {out}")
     return 0
 
@@ -39,7 +40,8 @@ def _train_grpo(args: argparse.Namespace) -> int:
     repair = from_args(RepairOptions, args) if args.repair else None
     out = run_grpo(args.model, args.problems, args.reward, args.out, parse_overrides(args.set),
                    args.work_dir, judge_workers=args.judge_workers, setting=args.setting,
-                   episode_limits=episode_limits(args), repair=repair)
+                   episode_limits=episode_limits(args), repair=repair,
+                   keep_checkpoints=args.keep_checkpoints)
     kind = "repair GRPO" if repair else "GRPO"
     print(f"{kind} of {args.model} with reward {args.reward} -> {out}")
     return 0
@@ -82,6 +84,9 @@ def _add_train(commands) -> None:
                                 "repeat for several")
     overrides.add_argument("--work-dir", help="trainer checkpoints, for resuming "
                                               "(default: OUT.work next to the output)")
+    overrides.add_argument("--keep-checkpoints", action="store_true",
+                           help="keep the trainer checkpoints once the output is published "
+                                "(default: removed; the run's logs stay in the work folder)")
     sft = train_commands.add_parser("sft", parents=[overrides],
                                     help="supervised fine-tuning on the assistant turns")
     sft.add_argument("--model", required=True, help="a model folder or hub id")

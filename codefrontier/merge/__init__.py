@@ -22,8 +22,14 @@ rename so that a killed merge leaves nothing that looks complete.
 from codefrontier.merge.errors import MergeError
 from codefrontier.merge.method import alpha_weights
 from codefrontier.merge.reader import INDEX_FILE, SINGLE_FILE, WeightFolder
-from codefrontier.merge.run import merge_alpha, merge_checkpoints, remove_stale_temporaries
+from codefrontier.merge.run import (
+    merge_alpha,
+    merge_checkpoints,
+    remove_stale_temporaries,
+    write_merge_record,
+)
 from codefrontier.merge.writer import DEFAULT_SHARD_BYTES
 
 __all__ = ["DEFAULT_SHARD_BYTES", "INDEX_FILE", "SINGLE_FILE", "MergeError", "WeightFolder",
-           "alpha_weights", "merge_alpha", "merge_checkpoints", "remove_stale_temporaries"]
+           "alpha_weights", "merge_alpha", "merge_checkpoints", "remove_stale_temporaries",
+           "write_merge_record"]

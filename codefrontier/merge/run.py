@@ -11,6 +11,7 @@ process is gone.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import os
@@ -28,6 +29,7 @@ from codefrontier.merge.reader import WeightFolder, check_same_tensors
 from codefrontier.merge.writer import DEFAULT_SHARD_BYTES, ShardWriter, copy_auxiliary_files
 from codefrontier.pipeline.provenance import (
     checkpoint_sha256,
+    read_provenance,
     record,
     recorded_path,
     write_provenance,
@@ -77,6 +79,23 @@ def merge_checkpoints(parents: Sequence[str | os.PathLike], weights: Sequence[fl
              [str(folder.path) for folder in folders], list(weights), out,
              math.sqrt(totals.delta_sq), math.sqrt(totals.result_sq))
     return out
+
+
+def write_merge_record(folder: str | os.PathLike, record: str | os.PathLike) -> Path:
+    """A merged folder's record (layout.MERGE_RECORD): its provenance, the folder's path
+    and content hash. With the record, the folder can go once it is sampled: the audit
+    verifies the samples' input through it, and the same merge of the same parents
+    remakes the folder bit for bit."""
+    folder, record = Path(folder), Path(record)
+    provenance = read_provenance(folder)
+    if provenance is None:
+        raise MergeError(f"{folder} has no provenance.json: not a merged checkpoint")
+    entry = {**provenance, "checkpoint": recorded_path(folder),
+             "checkpoint_sha256": checkpoint_sha256(folder)}
+    scratch = record.with_name(f".{record.name}.tmp-{os.getpid()}")
+    scratch.write_text(json.dumps(entry, indent=2, sort_keys=True))
+    scratch.replace(record)
+    return record
 
 
 def _write_weights(folders: Sequence[WeightFolder], weights: Sequence[float], target: Path,

@@ -2,7 +2,8 @@
 
 For the target and, recursively, every input it names:
 - an input whose content changed after it was used (sha256 differs; hashed
-  afresh, not from the cache), or that is gone;
+  afresh, not from the cache), or that is gone (a merged folder that the run did not
+  keep is checked against its record instead: layout.MERGE_RECORD);
 - an output without provenance, or whose provenance cannot be read (a damaged
   parquet, a provenance.json that is not JSON);
 - an output made by other code (code version) than the current package;
@@ -21,6 +22,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from codefrontier.pipeline.layout import MERGE_FOLDER, MERGE_RECORD
 from codefrontier.pipeline.provenance import (
     UnreadableProvenance,
     code_version,
@@ -85,6 +87,9 @@ def _input_finding(path: Path, item: object, root: Path) -> tuple[Finding | None
         return Finding(str(path), f"input entry {item!r} lacks a path or sha256"), None
     source = resolve_recorded_path(item, root)
     if not source.exists():
+        kept = merge_record_of(source)
+        if kept is not None:
+            return _through_record(path, source, item, kept)
         return Finding(str(path), f"input {source} is missing"), None
     try:
         digest = content_sha256(source, cached=False)
@@ -93,6 +98,29 @@ def _input_finding(path: Path, item: object, root: Path) -> tuple[Finding | None
     if digest != item["sha256"]:
         return Finding(str(path), f"input {source} changed after it was used"), source
     return None, source
+
+
+def merge_record_of(folder: Path) -> Path | None:
+    """The record beside a merged folder (layout.MERGE_RECORD), when there is one."""
+    if MERGE_FOLDER.parse(folder) is None:
+        return None
+    record = MERGE_FOLDER.counterpart(folder, MERGE_RECORD)
+    return record if record.is_file() else None
+
+
+def _through_record(path: Path, folder: Path, item: dict,
+                    record: Path) -> tuple[Finding | None, Path | None]:
+    """A merged folder that was not kept (`keep.merges: false`): what was used is checked
+    against its record's content hash, and the walk goes on into the record (whose
+    inputs are the merge's parents)."""
+    try:
+        kept = read_provenance(record) or {}
+    except UnreadableProvenance as error:
+        return Finding(str(error.path), f"unreadable: {error.reason}"), None
+    if kept.get("checkpoint_sha256") != item["sha256"]:
+        return Finding(str(path), f"input {folder} is gone and its record {record} names "
+                                  f"other weights than the ones used"), None
+    return None, record
 
 
 def _config_findings(path: Path, provenance: dict, config: dict | None) -> list[Finding]:

@@ -84,6 +84,10 @@ INIT_FOLDER = PathTemplate(f"{RESULTS}/{{model}}/init")
 SFT_FOLDER = PathTemplate(f"{RESULTS}/{{model}}/sft")
 RL_FOLDER = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/rl/{{reward}}")
 MERGE_FOLDER = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/merge/a{{alpha}}")
+# a merge's record: its provenance and the content hash of the folder it made, kept when
+# the folder is not (config `keep.merges: false`): the audit verifies through it, the
+# claims read ‖θ_high − θ_low‖ from it, and `codefrontier merge` remakes the folder
+MERGE_RECORD = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/merge/a{{alpha}}.json")
 SAMPLES = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/{{ckpt}}/samples.parquet")
 VERDICTS = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/{{ckpt}}/verdicts.parquet")
 REPAIR_SAMPLES = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/{{ckpt}}/repair/samples.parquet")
@@ -102,11 +106,12 @@ CHART_HTML = PathTemplate(PLOTS + "/{chart}.html")
 
 def trained_folder(path: str | os.PathLike) -> dict[str, str] | None:
     """The model, setting and checkpoint name of an RL run's or a merge's folder
-    (RL_FOLDER, MERGE_FOLDER), or None for any other path."""
+    (RL_FOLDER, MERGE_FOLDER) or of a merge's record (MERGE_RECORD), or None for any
+    other path."""
     run = RL_FOLDER.parse(path)
     if run is not None:
         return {"model": run["model"], "setting": run["setting"], "ckpt": rl_name(run["reward"])}
-    merge = MERGE_FOLDER.parse(path)
+    merge = MERGE_FOLDER.parse(path) or MERGE_RECORD.parse(path)
     if merge is not None:
         return {"model": merge["model"], "setting": merge["setting"],
                 "ckpt": ALPHA_PREFIX + merge["alpha"]}

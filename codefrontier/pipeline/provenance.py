@@ -255,7 +255,7 @@ class UnreadableProvenance(Exception):
 
 def read_provenance(path: str | os.PathLike) -> dict | None:
     """The provenance of an output: provenance.json of a folder, a parquet footer entry,
-    a Markdown report's last-line comment. None when it has none; UnreadableProvenance
+    a Markdown report's last-line comment, a JSON record file. None when it has none; UnreadableProvenance
     when it cannot be read."""
     path = Path(path)
     if path.is_dir():
@@ -267,6 +267,8 @@ def read_provenance(path: str | os.PathLike) -> dict | None:
         metadata = _read(path, pq.read_schema).metadata or {}
         raw = metadata.get(PARQUET_KEY.encode())
         return _parse_record(path, raw) if raw else None
+    if path.suffix == ".json":  # a record of its own (a merge's record: layout.MERGE_RECORD)
+        return _parse_record(path, _read(path, Path.read_bytes))
     if path.suffix == ".md":
         last = _read(path, Path.read_text).rstrip().rsplit("\n", 1)[-1]
         if last.startswith(MARKDOWN_MARK) and last.endswith("-->"):

@@ -23,6 +23,7 @@ from codefrontier.pipeline.layout import (
     GRID_MANIFEST,
     INIT_FOLDER,
     MERGE_FOLDER,
+    MERGE_RECORD,
     RESULTS,
     RL_FOLDER,
     SFT,
@@ -123,6 +124,21 @@ def merge_folders(config: dict) -> list[str]:
                for ckpt in evaluated_checkpoints(config, model, setting)
                if CheckpointName.parse(ckpt).kind == "merge"]
     return list(dict.fromkeys(folders))
+
+
+def merge_records(config: dict) -> list[str]:
+    """The record of every merged checkpoint of the grid (kept whether or not the folder is)."""
+    return [MERGE_FOLDER.counterpart(folder, MERGE_RECORD).as_posix()
+            for folder in merge_folders(config)]
+
+
+KEEP_DEFAULTS = {"trainer_checkpoints": False, "merges": True}  # config `keep`
+
+
+def keeps(config: dict, what: str) -> bool:
+    """Whether the run keeps `what` (config `keep`): trainer checkpoints once a training
+    run is published (default no), merged folders once they are sampled (default yes)."""
+    return bool((config.get("keep") or {}).get(what, KEEP_DEFAULTS[what]))
 
 
 def print_warnings(report: str) -> None:
@@ -415,11 +431,12 @@ def command_options(config: dict, rule: str, places: Places | None = None,
         "sft_data": lambda: " ".join([sft_build_options(config["data"].get("sft", {})),
                                       *(f"--setting {name}" for name in config["settings"])]),
         "model_init": lambda: init_options(model_init_fields(config, model)),
-        "sft": lambda: set_options(sft_fields(config, model)),
+        "sft": lambda: " ".join(filter(None, [set_options(sft_fields(config, model)),
+                                              keep_option(config)])),
         "rl": lambda: " ".join(filter(None, [
             rl_options(config, model, wildcards["reward"]),
             set_options(rl_trl(config, model, setting)), f"--setting {setting}",
-            episode_options(config, setting)])),
+            episode_options(config, setting), keep_option(config)])),
         "sample": lambda: " ".join(filter(None, [
             sampling_options(setting_sampling(config, setting, model)),
             episode_options(config, setting)])),
@@ -428,6 +445,11 @@ def command_options(config: dict, rule: str, places: Places | None = None,
     if rule not in commands:
         raise KeyError(f"no command options for rule {rule!r}: {', '.join(commands)}")
     return commands[rule]()
+
+
+def keep_option(config: dict) -> str:
+    """`--keep-checkpoints` when the config keeps trainer checkpoints, else ""."""
+    return "--keep-checkpoints" if keeps(config, "trainer_checkpoints") else ""
 
 
 def merge_options(config: dict) -> str:

@@ -2,7 +2,10 @@
 
 A run keeps its trainer checkpoints in a work folder next to the output
 (`OUT.work/` unless told otherwise), so a killed run resumes from the last one
-and a workflow manager that deletes the outputs of a failed job loses nothing.
+and a workflow manager that deletes the outputs of a failed job loses nothing. Once the
+output is published they serve nothing (with ZeRO-3 each holds about 14 bytes of
+optimizer state per parameter): they are removed unless the run is asked to keep them;
+the run's logs stay in the work folder.
 The work folder also holds the run's fingerprint (`run.json`: inputs, model,
 trainer settings); a run whose fingerprint differs starts from step 0 instead
 of resuming checkpoints that were trained for something else. The output
@@ -205,11 +208,13 @@ def prepare_work_dir(work_dir: Path, fingerprint: dict[str, Any],
 
 
 def train_and_save(trainer, work: Path, out: Path, model: str, inputs: list,
-                   run_files: tuple[str, ...] = (), **fields) -> Path:
+                   run_files: tuple[str, ...] = (), keep_checkpoints: bool = False,
+                   **fields) -> Path:
     """Train (resuming from the work folder's last complete checkpoint when it belongs to
     the same run) and save the result with a provenance record; `model` counts as an
     input when it is a local folder. `run_files` are work-folder files that the run
-    appends to, removed when it starts from step 0."""
+    appends to, removed when it starts from step 0. The trainer checkpoints are removed
+    once the result is published, unless `keep_checkpoints`."""
     from codefrontier.pipeline.provenance import record
 
     if trainer.is_world_process_zero():
@@ -221,9 +226,23 @@ def train_and_save(trainer, work: Path, out: Path, model: str, inputs: list,
     trainer.train(resume_from_checkpoint=resume)
     config = trainer.args
     local = [path for path in (model,) if Path(path).is_dir()]
-    return save_final(trainer, out, record(
+    saved = save_final(trainer, out, record(
         [*local, *inputs], model=str(model), seed=config.seed, resumed_from=resume,
         settings=config.to_dict() | {"output_dir": None, "logging_dir": None}, **fields))
+    if not keep_checkpoints and trainer.is_world_process_zero():
+        remove_checkpoints(work)
+    return saved
+
+
+def remove_checkpoints(work_dir: Path) -> list[Path]:
+    """Delete a published run's trainer checkpoints (the logs beside them stay)."""
+    removed = sorted(p for p in work_dir.glob("checkpoint-*") if p.is_dir())
+    for checkpoint in removed:
+        shutil.rmtree(checkpoint)
+    if removed:
+        log.info("removed %d trainer checkpoints from %s (the output is published)",
+                 len(removed), work_dir)
+    return removed
 
 
 def save_final(trainer, out: Path, provenance: dict) -> Path:

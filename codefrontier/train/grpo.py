@@ -212,7 +212,8 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
              overrides: dict | None = None, work_dir: str | os.PathLike | None = None,
              judge_workers: int | None = None, reward_function=None,
              setting: str = "reasoning", episode_limits: dict | None = None,
-             repair: RepairOptions | None = None, log_samples: bool = False) -> Path:
+             repair: RepairOptions | None = None, log_samples: bool = False,
+             keep_checkpoints: bool = False) -> Path:
     """Train `model` with GRPO on the problems under `reward` in `setting`; the result is
     a save_pretrained folder. Multi-turn settings play their episodes with the
     evaluation's episode runner (train/multi_turn.py), rewarded on what the episode
@@ -220,7 +221,8 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
     run (train/repair.py: first attempt, feedback, second attempt; reasoning only).
     `reward_function` replaces the judge's reward by any TRL reward function (its result
     is still named `reward` in the provenance). `log_samples` writes every judged sample
-    to OUT.work/judged.jsonl (JUDGED_FIELDS and its reward)."""
+    to OUT.work/judged.jsonl (JUDGED_FIELDS and its reward). The trainer checkpoints are
+    removed once the result is published, unless `keep_checkpoints`."""
     out = Path(out)
     work = work_dir_for(out, work_dir)
     problems = list(load_problems(problems_path))
@@ -258,6 +260,7 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
             compact_lm_head(trainer.ref_model, trainer.temperature)
         repair_fields = {"repair": dataclasses.asdict(repair)} if repair is not None else {}
         return train_and_save(trainer, work, out, model, [problems_path],
-                              run_files=(REWARD_LOG, REPAIR_LOG, JUDGED_LOG), kind="rl", reward=reward,
+                              run_files=(REWARD_LOG, REPAIR_LOG, JUDGED_LOG),
+                              keep_checkpoints=keep_checkpoints, kind="rl", reward=reward,
                               setting=setting, episode_limits=episode_limits or {},
                               **repair_fields)

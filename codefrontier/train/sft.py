@@ -112,9 +112,12 @@ def sft_trainer(model: str, data: str | os.PathLike, work: Path,
 
 
 def run_sft(model: str, data: str | os.PathLike, out: str | os.PathLike,
-            overrides: dict | None = None, work_dir: str | os.PathLike | None = None) -> Path:
-    """Fine-tune `model` (a folder or hub id) on `data`; the result is a save_pretrained folder."""
+            overrides: dict | None = None, work_dir: str | os.PathLike | None = None,
+            keep_checkpoints: bool = False) -> Path:
+    """Fine-tune `model` (a folder or hub id) on `data`; the result is a save_pretrained
+    folder (the trainer checkpoints are removed then, unless `keep_checkpoints`)."""
     out = Path(out)
     work = work_dir_for(out, work_dir)
     trainer = sft_trainer(model, data, work, overrides)
-    return train_and_save(trainer, work, out, model, [data], kind="sft")
+    return train_and_save(trainer, work, out, model, [data], keep_checkpoints=keep_checkpoints,
+                          kind="sft")
