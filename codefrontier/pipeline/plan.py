@@ -1,0 +1,354 @@
+"""`codefrontier plan`: what a run would cost before it starts.
+
+The jobs are Snakemake's own: the same Snakefile, config files and targets, its DAG and
+its decision of what needs to run (a partial rerun plans only what would run). Per rule:
+the jobs, their GPUs, cores, memory and the hours they request; GPU-hours in total and
+on the critical path (the longest chain of requested runtimes); beside each GRPO run's
+and sampling job's request, an estimate from its token budget (pipeline/costs.py); the
+bytes each kind of output takes and the disk peak over the run, with the grid's `keep`
+choices and with everything kept.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from codefrontier.pipeline import costs
+from codefrontier.pipeline import resources as res
+from codefrontier.pipeline.layout import DATA
+from codefrontier.pipeline.places import Places
+
+
+@dataclass
+class PlannedJob:
+    """One job Snakemake would run, with what it asks for and what the plan estimates."""
+
+    key: int
+    rule: str
+    wildcards: dict[str, str]
+    threads: int
+    gpus: int  # in all (per node x nodes)
+    nodes: int
+    mem_mb: int | None
+    runtime_min: int | None
+    outputs: list[str]
+    temp_outputs: list[str]
+    depends_on: list[int] = field(default_factory=list)
+    estimated_gpu_hours: float | None = None
+    output_bytes: float = 0.0  # what stays when it is done
+    transient_bytes: float = 0.0  # what exists only while it runs (trainer checkpoints)
+
+    @property
+    def hours(self) -> float:
+        return (self.runtime_min or 0) / 60
+
+    @property
+    def gpu_hours(self) -> float:
+        return self.gpus * self.hours
+
+
+def snakemake_jobs(snakefile: Path, workdir: Path, configfiles: list[Path],
+                   targets: list[str], forceall: bool = False) -> tuple[list[PlannedJob], dict]:
+    """The jobs Snakemake would run for `targets`, and the run's config."""
+    import logging
+
+    from snakemake.api import SnakemakeApi
+    from snakemake.settings.types import (
+        ConfigSettings,
+        DAGSettings,
+        OutputSettings,
+        Quietness,
+        ResourceSettings,
+    )
+
+    with SnakemakeApi(OutputSettings(quiet={Quietness.ALL})) as api:
+        workflow_api = api.workflow(
+            resource_settings=ResourceSettings(cores=1_000_000, nodes=1_000_000),
+            config_settings=ConfigSettings(configfiles=[p.absolute() for p in configfiles]),
+            snakefile=snakefile, workdir=workdir)
+        for name in ("snakemake", "snakemake.logging"):  # no "Building DAG of jobs..."
+            logging.getLogger(name).setLevel(logging.WARNING)
+        workflow_api.dag(DAGSettings(targets=set(targets), forceall=forceall))
+        workflow = workflow_api._workflow  # the API gives no DAG object: printd3dag's path
+        workflow._prepare_dag(forceall=forceall, ignore_incomplete=True, lock_warn_only=True)
+        workflow._build_dag()
+        dag = workflow.dag
+        needed = list(dag.needrun_jobs())
+        keys = {job: index for index, job in enumerate(needed)}
+        planned = [_planned(keys[job], job, [keys[d] for d in dag.dependencies[job] if d in keys])
+                   for job in needed]
+        return planned, dict(workflow.config)
+
+
+def _planned(key: int, job, depends_on: list[int]) -> PlannedJob:
+    resources = dict(job.resources)
+    nodes = int(resources.get("nodes", 1) or 1)
+    per_node = int(resources.get("gpu", 0) or 0)
+    if not per_node and resources.get("gres", "").startswith("gpu:"):
+        per_node = int(str(resources["gres"]).rsplit(":", 1)[-1])
+    return PlannedJob(
+        key=key, rule=job.rule.name, wildcards=dict(job.wildcards), threads=int(job.threads),
+        gpus=per_node * nodes, nodes=nodes, mem_mb=resources.get("mem_mb"),
+        runtime_min=resources.get("runtime"), outputs=[str(f) for f in job.output],
+        temp_outputs=[str(f) for f in job.output if f.is_temp], depends_on=depends_on)
+
+
+@dataclass(frozen=True)
+class Assumptions:
+    eval_problems: int
+    prompt_tokens: float = costs.PROMPT_TOKENS
+    gpu_default: str = costs.DEFAULT_GPU
+    train_utilisation: float = costs.TRAIN_UTILISATION
+    generate_utilisation: float = costs.GENERATE_UTILISATION
+
+
+def eval_problem_count(workdir: Path) -> int:
+    """The evaluation problems: counted in the run's problems file when it is there."""
+    path = workdir / DATA.fill(split="eval")
+    if path.is_file():
+        import pyarrow.parquet as pq
+
+        return pq.ParquetFile(path).metadata.num_rows
+    return costs.EVAL_PROBLEMS
+
+
+def estimate(jobs: list[PlannedJob], config: dict, places: Places,
+             assumptions: Assumptions) -> dict[str, costs.ModelSize]:
+    """Fill in each job's GPU-hour estimate and output bytes; the model sizes used."""
+    from codefrontier.pipeline.workflow import keeps, rl_trl, setting_sampling, sft_fields
+
+    sizes = {model: costs.model_size(config, model, places) for model in config["models"]}
+    keep_checkpoints = keeps(config, "trainer_checkpoints")
+    for job in jobs:
+        model = job.wildcards.get("model")
+        size = sizes.get(model) if model else None
+        gpu_model = res.rule_entry(config, job.rule, model or "").get("gpu_model")
+        if job.rule == "rl":
+            trl = rl_trl(config, model, job.wildcards["setting"])
+            world = max(1, config["models"][model]["rl"].get("processes", 1)) * job.nodes
+            budget = costs.grpo_budget(trl, world, size, gpu_model, assumptions.prompt_tokens)
+            job.estimated_gpu_hours = budget.gpu_hours if job.gpus else None
+            job.output_bytes = size.checkpoint_bytes
+            held = costs.trainer_checkpoints_kept({**_grpo_defaults(), **trl})
+            job.transient_bytes = held * size.trainer_checkpoint_bytes
+        elif job.rule == "sft":
+            job.output_bytes = size.checkpoint_bytes
+            held = costs.trainer_checkpoints_kept({**_sft_defaults(), **sft_fields(config, model)})
+            job.transient_bytes = held * size.trainer_checkpoint_bytes
+        elif job.rule in ("sample", "repair"):
+            setting = job.wildcards["setting"]
+            sampling = setting_sampling(config, setting, model)
+            turns = _turns(config, setting)
+            problems = sampling.get("limit") or assumptions.eval_problems
+            budget = costs.sample_budget(sampling, turns, problems, size, gpu_model,
+                                         assumptions.prompt_tokens)
+            job.estimated_gpu_hours = budget.gpu_hours if job.gpus else None
+            job.output_bytes = budget.generated_tokens * costs.CHARS_PER_TOKEN
+        elif job.rule == "merge" or job.rule == "model_init":
+            job.output_bytes = size.checkpoint_bytes
+        if keep_checkpoints and job.rule in ("sft", "rl"):
+            job.output_bytes += job.transient_bytes
+            job.transient_bytes = 0.0
+    return sizes
+
+
+def _grpo_defaults() -> dict:
+    from codefrontier.train.grpo import DEFAULTS
+
+    return DEFAULTS
+
+
+def _sft_defaults() -> dict:
+    from codefrontier.train.sft import DEFAULTS
+
+    return DEFAULTS
+
+
+def _turns(config: dict, setting: str) -> int:
+    from codefrontier.pipeline.workflow import episode_limits
+    from codefrontier.settings.registry import get_setting
+
+    return getattr(get_setting(setting, episode_limits(config, setting)), "max_turns", 1)
+
+
+def critical_path(jobs: list[PlannedJob]) -> list[PlannedJob]:
+    """The chain of jobs with the longest total requested runtime."""
+    by_key = {job.key: job for job in jobs}
+    longest: dict[int, tuple[float, int | None]] = {}
+
+    def finish(key: int) -> float:
+        if key not in longest:
+            job = by_key[key]
+            before = max(((finish(d), d) for d in job.depends_on), default=(0.0, None))
+            longest[key] = (before[0] + job.hours, before[1])
+        return longest[key][0]
+
+    if not jobs:
+        return []
+    end = max(by_key, key=finish)
+    chain = []
+    while end is not None:
+        chain.append(by_key[end])
+        end = longest[end][1]
+    return chain[::-1]
+
+
+def disk_peak(jobs: list[PlannedJob], drop_temporaries: bool) -> float:
+    """The most bytes the run's outputs take at once, jobs run one after another in an
+    order that samples a merge as soon as it is made: each job's outputs appear when it
+    ends, its trainer checkpoints exist while it runs, and a temporary output goes once
+    every job that reads it is done (when `drop_temporaries`)."""
+    readers: dict[int, set[int]] = defaultdict(set)
+    for job in jobs:
+        for dependency in job.depends_on:
+            readers[dependency].add(job.key)
+    done: set[int] = set()
+    on_disk = peak = 0.0
+    ready = [job for job in jobs if not job.depends_on]
+    waiting = {job.key: set(job.depends_on) for job in jobs}
+    by_key = {job.key: job for job in jobs}
+    while ready:
+        # the job whose inputs were made last first: depth first, so temporaries go early
+        ready.sort(key=lambda j: max(j.depends_on, default=-1))
+        job = ready.pop()
+        peak = max(peak, on_disk + job.transient_bytes)
+        on_disk += job.output_bytes
+        peak = max(peak, on_disk)
+        done.add(job.key)
+        for dependency in job.depends_on:
+            parent = by_key[dependency]
+            if drop_temporaries and parent.temp_outputs and readers[dependency] <= done:
+                on_disk -= parent.output_bytes
+        for reader in readers[job.key]:
+            waiting[reader].discard(job.key)
+            if not waiting[reader]:
+                ready.append(by_key[reader])
+    return peak
+
+
+@dataclass
+class RulePlan:
+    rule: str
+    model: str
+    jobs: int = 0
+    gpus_per_job: set[int] = field(default_factory=set)
+    cores_per_job: set[int] = field(default_factory=set)
+    mem_gb_per_job: set[float] = field(default_factory=set)
+    hours_per_job: set[float] = field(default_factory=set)
+    gpu_hours: float = 0.0
+    estimated_gpu_hours: float | None = None
+    output_bytes: float = 0.0
+    transient_bytes: float = 0.0
+
+
+def summarise(jobs: list[PlannedJob], config: dict, sizes: dict,
+              assumptions: Assumptions) -> dict:
+    rules: dict[tuple[str, str], RulePlan] = {}
+    order = {rule: index for index, rule in enumerate(res.RULES)}
+    for job in sorted(jobs, key=lambda j: (order.get(j.rule, len(order)),
+                                           j.wildcards.get("model", ""))):
+        model = job.wildcards.get("model", "")
+        plan = rules.setdefault((job.rule, model), RulePlan(job.rule, model))
+        plan.jobs += 1
+        plan.gpus_per_job.add(job.gpus)
+        plan.cores_per_job.add(job.threads)
+        if job.mem_mb:
+            plan.mem_gb_per_job.add(round(job.mem_mb / 1000, 1))
+        plan.hours_per_job.add(round(job.hours, 2))
+        plan.gpu_hours += job.gpu_hours
+        if job.estimated_gpu_hours is not None:
+            plan.estimated_gpu_hours = (plan.estimated_gpu_hours or 0.0) + job.estimated_gpu_hours
+        plan.output_bytes += job.output_bytes
+        plan.transient_bytes = max(plan.transient_bytes, job.transient_bytes)
+    chain = critical_path(jobs)
+    kept = sum(job.output_bytes for job in jobs if not job.temp_outputs)
+    return {
+        "jobs": len(jobs),
+        "rules": [_rule_row(plan) for plan in rules.values()],
+        "gpu_hours": sum(job.gpu_hours for job in jobs),
+        "estimated_gpu_hours": sum(job.estimated_gpu_hours or 0.0 for job in jobs),
+        "critical_path": {"jobs": [f"{j.rule} {_wildcards(j)}".strip() for j in chain],
+                          "hours": sum(j.hours for j in chain),
+                          "gpu_hours": sum(j.gpu_hours for j in chain)},
+        "disk": {"kept_bytes": kept,
+                 "peak_bytes": disk_peak(jobs, drop_temporaries=True),
+                 "peak_bytes_keeping_everything": disk_peak(jobs, drop_temporaries=False)
+                 + sum(job.transient_bytes for job in jobs)},
+        "models": {model: asdict(size) for model, size in sizes.items()},
+        "assumptions": asdict(assumptions),
+    }
+
+
+def _wildcards(job: PlannedJob) -> str:
+    return " ".join(f"{k}={v}" for k, v in job.wildcards.items())
+
+
+def _rule_row(plan: RulePlan) -> dict:
+    def spread(values: set) -> str:
+        if not values:
+            return "-"
+        low, high = min(values), max(values)
+        return f"{low:g}" if low == high else f"{low:g}-{high:g}"
+
+    return {"rule": plan.rule, "model": plan.model, "jobs": plan.jobs, "gpus": spread(plan.gpus_per_job),
+            "cores": spread(plan.cores_per_job), "mem_gb": spread(plan.mem_gb_per_job),
+            "hours": spread(plan.hours_per_job), "gpu_hours": plan.gpu_hours,
+            "estimated_gpu_hours": plan.estimated_gpu_hours, "output_bytes": plan.output_bytes,
+            "transient_bytes": plan.transient_bytes}
+
+
+def markdown(summary: dict) -> str:
+    from codefrontier.pipeline.prefetch import human_bytes
+
+    def number(value: float | None) -> str:
+        return "-" if value is None else f"{value:,.0f}" if value >= 10 else f"{value:.2g}"
+
+    lines = ["| rule | model | jobs | GPUs/job | cores/job | GB/job | h/job | GPU-h requested | "
+             "GPU-h estimated | outputs |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for row in summary["rules"]:
+        lines.append(f"| {row['rule']} | {row['model'] or '-'} | {row['jobs']} | {row['gpus']} | {row['cores']} | "
+                     f"{row['mem_gb']} | {row['hours']} | {number(row['gpu_hours'])} | "
+                     f"{number(row['estimated_gpu_hours'])} | "
+                     f"{human_bytes(row['output_bytes'])} |")
+    path, disk = summary["critical_path"], summary["disk"]
+    lines += [
+        "",
+        f"{summary['jobs']} jobs; {number(summary['gpu_hours'])} GPU-hours requested, "
+        f"{number(summary['estimated_gpu_hours'])} estimated from the token budgets.",
+        f"Critical path: {len(path['jobs'])} jobs, {path['hours']:.1f} h requested, "
+        f"{number(path['gpu_hours'])} GPU-hours ({' -> '.join(path['jobs'][:4])}"
+        f"{' -> ...' if len(path['jobs']) > 4 else ''}).",
+        f"Disk: {human_bytes(disk['kept_bytes'])} kept at the end; peak "
+        f"{human_bytes(disk['peak_bytes'])} with the config's `keep`, "
+        f"{human_bytes(disk['peak_bytes_keeping_everything'])} keeping every merge and "
+        f"trainer checkpoint.",
+        "", "Models: " + "; ".join(
+            f"{model} {_count(size['parameters'])} parameters, {size['dtype_bytes']} bytes "
+            f"each (from {size['source']})" for model, size in summary["models"].items()),
+        "Assumptions (docs/cluster.md): " + ", ".join(
+            f"{key}={value}" for key, value in summary["assumptions"].items()),
+    ]
+    return "\n".join(lines)
+
+
+def _count(parameters: float) -> str:
+    return f"{parameters / 1e9:.2f}B" if parameters >= 1e9 else f"{parameters / 1e6:.1f}M"
+
+
+def plan(snakefile: Path, workdir: Path, configfiles: list[Path], targets: list[str],
+         forceall: bool = False, eval_problems: int | None = None) -> dict:
+    """The plan of a run, as a summary dict (markdown() renders it)."""
+    jobs, config = snakemake_jobs(snakefile, workdir, configfiles, targets, forceall)
+    places = Places(workdir.resolve(), snakefile.resolve().parent)
+    assumptions = Assumptions(eval_problems or eval_problem_count(workdir))
+    sizes = estimate(jobs, config, places, assumptions)
+    return summarise(jobs, config, sizes, assumptions)
+
+
+def as_json(summary: dict) -> str:
+    return json.dumps(summary, indent=1, default=lambda v: None if isinstance(v, float)
+                      and math.isnan(v) else str(v))
