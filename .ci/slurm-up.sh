@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Start a private Slurm cluster on this machine (Debian, root, no systemd) for the Slurm
 # tests (tests/test_slurm.py) and `snakemake --profile slurm`: one node, the machine
-# itself (partition `debug`), and two more nodes for multi-node jobs (partition `pair`:
+# itself (partition `debug`), and two more nodes for multi-node jobs (partition `pair`,
+# and partition `gpu`, where each node declares 4 GPUs that are not there:
 # cfnode1 and cfnode2), each a slurmd in a network namespace of its own with its own
 # address on a bridge (10.217.0.0/24), hostname and /etc/hosts (/etc/netns/NODE/hosts,
 # which `ip netns exec` shows as /etc/hosts). Their jobs see two hosts that reach each
@@ -31,6 +32,9 @@ host=$(hostname -s)
 bridge=cfbr0
 subnet=10.217.0
 pair=(cfnode1 cfnode2)
+# the pair's GPUs (partition `gpu`): not real, so that a job's GPU request is checked and
+# recorded by Slurm as on a GPU cluster (tests/test_slurm.py); jobs that need one fail
+gpus_per_node=4
 
 echo "starting a private Slurm cluster (this machine and two namespaced nodes): config and state in $dir" \
      "(SLURM_CONF=$conf), daemons munged (socket $socket), slurmctld (port $ctld_port)" \
@@ -147,10 +151,12 @@ SlurmdLogFile=${dir}/log/slurmd-%n.log
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 NodeName=${host} CPUs=${cpus} RealMemory=${memory} State=UNKNOWN
-NodeName=${pair[0]} NodeAddr=${subnet}.11 CPUs=${cpus} RealMemory=$(( memory / 2 )) State=UNKNOWN
-NodeName=${pair[1]} NodeAddr=${subnet}.12 CPUs=${cpus} RealMemory=$(( memory / 2 )) State=UNKNOWN
+GresTypes=gpu
+NodeName=${pair[0]} NodeAddr=${subnet}.11 CPUs=${cpus} RealMemory=$(( memory / 2 )) Gres=gpu:${gpus_per_node} State=UNKNOWN
+NodeName=${pair[1]} NodeAddr=${subnet}.12 CPUs=${cpus} RealMemory=$(( memory / 2 )) Gres=gpu:${gpus_per_node} State=UNKNOWN
 PartitionName=debug Nodes=${host} Default=YES MaxTime=INFINITE State=UP
 PartitionName=pair Nodes=${pair[0]},${pair[1]} MaxTime=INFINITE State=UP
+PartitionName=gpu Nodes=${pair[0]},${pair[1]} MaxTime=INFINITE State=UP
 CONF
 )
 export SLURM_CONF=$conf
@@ -162,6 +168,15 @@ if [ ! -f "$conf" ] || [ "$(cat "$conf")" != "$new_conf" ]; then
     fi
     printf '%s\n' "$new_conf" > "$conf"
 fi
+# each pair node's GPUs: character devices that read as /dev/null (Slurm checks a GPU's
+# device file; nothing opens it), so a job's GPU request is checked and recorded by Slurm
+mkdir -p "$dir/dev"
+for index in $(seq 0 $((gpus_per_node - 1))); do
+    [ -c "$dir/dev/gpu$index" ] || mknod "$dir/dev/gpu$index" c 1 3
+done
+printf 'NodeName=%s,%s Name=gpu File=%s/dev/gpu[0-%s]\n' "${pair[0]}" "${pair[1]}" "$dir" \
+    "$((gpus_per_node - 1))" > "$dir/gres.conf.new"
+mv -f "$dir/gres.conf.new" "$dir/gres.conf"
 
 # $DIR/bin: the client commands, each pinned to this cluster's slurm.conf. Needed for
 # the `srun` that snakemake-executor-plugin-slurm-jobstep starts inside each job: it
@@ -235,7 +250,15 @@ for index in 1 2; do
 done
 
 for _ in $(seq 60); do
-    if [ "$(sinfo -h -N -o '%t' 2>/dev/null | grep -cE '^(idle|mix|alloc)')" = 3 ]; then
+    # a node drained under an earlier configuration (its saved state) comes back; one that
+    # still does not match this one is drained again at once
+    for node in "${pair[@]}"; do
+        if sinfo -h -n "$node" -o '%t' 2>/dev/null | grep -q '^drain'; then
+            scontrol update NodeName="$node" State=RESUME 2>/dev/null || true
+        fi
+    done
+    # one line per node and partition: count each node once
+    if [ "$(sinfo -h -N -o '%N %t' 2>/dev/null | sort -u | grep -cE ' (idle|mix|alloc)$')" = 3 ]; then
         sinfo
         echo "use it with: export SLURM_CONF=$conf (Snakemake jobs also need PATH=$dir/bin:\$PATH)"
         exit 0

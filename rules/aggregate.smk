@@ -1,7 +1,6 @@
-# The frontier and ensemble tables, the charts, and the report. Each aggregate also reads
-# the grid manifest, which changes when the config adds or drops a checkpoint: that reruns
-# the aggregates (and makes the new checkpoints) without Snakemake's metadata
-# (workflow.write_grid_manifest).
+# The frontier and ensemble tables, the charts, and the report. A table made from other
+# checkpoints than the config names also reads a marker that makes it rerun (and the new
+# checkpoints be made), with or without Snakemake's metadata (workflow.rerun_marker).
 
 import os
 
@@ -10,7 +9,9 @@ rule frontier:
     input:
         verdicts=wf.verdict_files(config),
         problems=layout.DATA.fill(split="eval"),
-        grid=layout.GRID_MANIFEST,
+        rerun=grid.rerun_if_inputs_changed(
+            layout.FRONTIER, [*wf.verdict_files(config), layout.DATA.fill(split="eval")]
+        ),
     output:
         layout.FRONTIER,
     params:
@@ -34,7 +35,9 @@ rule ensemble:
     input:
         verdicts=wf.verdict_files(config),
         repaired=wf.repaired_verdict_files(config),
-        grid=layout.GRID_MANIFEST,
+        rerun=grid.rerun_if_inputs_changed(
+            layout.ENSEMBLE, [*wf.verdict_files(config), *wf.repaired_verdict_files(config)]
+        ),
     output:
         layout.ENSEMBLE,
     params:
@@ -61,7 +64,6 @@ rule plots:
     input:
         frontier=layout.FRONTIER,
         ensemble=layout.ENSEMBLE,
-        grid=layout.GRID_MANIFEST,
     output:
         report(
             expand(layout.CHART, chart=layout.CHARTS),
@@ -92,7 +94,6 @@ rule claims:
         ensemble=layout.ENSEMBLE,
         merges=wf.merge_records(config),
         repair=[layout.REPAIR_TABLE] if wf.repair_verdict_files(config) else [],
-        grid=layout.GRID_MANIFEST,
     output:
         report(layout.CLAIMS, caption="../docs/report/claims.rst", category="Frontier"),
     params:
@@ -116,7 +117,6 @@ rule repair_table:
     input:
         verdicts=wf.repair_verdict_files(config),
         repaired=wf.repaired_verdict_files(config),
-        grid=layout.GRID_MANIFEST,
     output:
         layout.REPAIR_TABLE,
     threads: grid.threads("repair_table")

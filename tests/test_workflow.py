@@ -528,6 +528,9 @@ def test_the_smoke_workflow_writes_every_table_and_chart(smoke_run):
         assert (results / "plots" / f"{chart}.png").stat().st_size > 1000
         assert (results / "plots" / f"{chart}.html").exists()
     assert list((results / "logs").rglob("*.log")) and list((results / "benchmarks").rglob("*.tsv"))
+    # the trainer checkpoints go once each run is published; the runs' logs stay
+    assert not list(results.rglob("checkpoint-*"))
+    assert (results / "tiny" / "reasoning" / "rl" / "kinf.work" / "rewards.jsonl").is_file()
     report = snakemake(smoke_run, "--report", "results/report.html", timeout=300)
     assert report.returncode == 0, report.stderr[-3000:]
     html = (results / "report.html").read_text(errors="replace")
@@ -571,13 +574,54 @@ def test_adding_one_alpha_reruns_only_its_branch_and_the_aggregates(smoke_run, t
     more.write_text(yaml.safe_dump(config))
     done = snakemake(smoke_run, "-n", "--quiet", "rules", config=more, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
+    assert job_counts(done.stdout + done.stderr) == {"merge": 1, "sample": 1, "judge": 1, "frontier": 1, "ensemble": 1,
+                      "claims": 1, "plots": 1, "all": 1}
+
+
+def job_counts(output: str) -> dict[str, int]:
+    """A dry run's jobs per rule (`--quiet rules`)."""
     counts = {}
-    for line in (done.stdout + done.stderr).splitlines():
+    for line in output.splitlines():
         parts = line.split()
         if len(parts) == 2 and parts[1].isdigit() and parts[0] != "total":
             counts[parts[0]] = int(parts[1])
-    assert counts == {"merge": 1, "sample": 1, "judge": 1, "frontier": 1, "ensemble": 1,
-                      "claims": 1, "plots": 1, "all": 1}
+    return counts
+
+
+@pytest.mark.slow
+def test_a_copy_without_snakemakes_metadata_plans_an_added_reward_and_alpha(smoke_run, tmp_path):
+    """A results tree copied (or moved, or restored) without .snakemake/: on main, a config
+    that added a reward and an α planned nothing ("Nothing to be done"), because Snakemake
+    reruns an existing output for a missing input only through its metadata. The grid
+    rerun marker (workflow.rerun_marker) makes it plan the new run, merge and samples, and
+    a dry run of the larger grid changes nothing for the original one."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(smoke_run / "results", copy / "results")  # copy2: the times stay
+    assert not (copy / ".snakemake").exists()
+    config = yaml.safe_load(SMOKE.read_text())
+    config["models"]["tiny"]["rl"]["rewards"] = ["k2", "k3", "kinf"]
+    config["models"]["tiny"]["merge"]["alphas"].append(2.0)
+    more = tmp_path / "more.yaml"
+    more.write_text(yaml.safe_dump(config))
+    unchanged = snakemake(copy, "-n", "--quiet", "rules", config=SMOKE, timeout=300)
+    assert "Nothing to be done" in unchanged.stdout + unchanged.stderr
+    done = snakemake(copy, "-n", "--quiet", "rules", config=more, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert job_counts(done.stdout + done.stderr) == {
+        "rl": 1, "merge": 1, "sample": 2, "judge": 2, "frontier": 1, "ensemble": 1,
+        "claims": 1, "plots": 1, "all": 1}
+    # codefrontier plan sees the same partial rerun
+    planned = codefrontier("plan", "--configfile", more, "-d", copy, "--json",
+                           tmp_path / "plan.json", cwd=tmp_path)
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    rows = {row["rule"]: row["jobs"] for row in json.loads((tmp_path / "plan.json").read_text())[
+        "rules"]}
+    assert rows == {"rl": 1, "merge": 1, "sample": 2, "judge": 2, "frontier": 1, "ensemble": 1,
+                    "claims": 1, "plots": 1, "all": 1}
+    again = snakemake(copy, "-n", "--quiet", "rules", config=SMOKE, timeout=300)
+    assert "Nothing to be done" in again.stdout + again.stderr
 
 
 @pytest.mark.slow

@@ -85,9 +85,9 @@ def merge_endpoints(config: dict, places: Places) -> Iterator[Finding]:
             if merge[end] not in rewards:
                 yield _error(("models", model, "merge", end),
                              f"{merge[end]!r} is not one of the model's rewards "
-                             f"({', '.join(rewards)}){close_match(merge[end], rewards)}: a "
-                             f"merge averages two of its own RL runs (add it to "
-                             f"models.{model}.rl.rewards, or name another)")
+                             f"({', '.join(rewards)}): a merge averages two of its own RL "
+                             f"runs; add it to models.{model}.rl.rewards or name another"
+                             f"{close_match(merge[end], rewards)}")
         if merge["low"] == merge["high"]:
             yield _error(("models", model, "merge", "high"),
                          f"the same run as merge.low ({merge['low']!r}): every θ_α would be "
@@ -246,7 +246,8 @@ def training_processes(config: dict, places: Places) -> Iterator[Finding]:
                                       f"{gpus - processes} GPUs of each node stay idle")
             elif not gpus and processes > cores:
                 yield _error(where, f"{processes} training processes per node on a CPU job of "
-                                    f"{cores} cores (resources.{rule}.threads): give it "
+                                    f"{cores} core{'s' if cores != 1 else ''} "
+                                    f"(resources.{rule}.threads): give it "
                                     f"{processes} threads, fewer processes, or GPUs "
                                     f"(resources.{rule}.gpu)")
         if trains_sft(config, model):

@@ -97,8 +97,9 @@ FRONTIER = f"{RESULTS}/frontier.parquet"
 ENSEMBLE = f"{RESULTS}/ensemble.parquet"
 REPAIR_TABLE = f"{RESULTS}/repair.parquet"
 CLAIMS = f"{RESULTS}/claims.md"
-# the inputs of the aggregate rules, as the config gives them (workflow.write_grid_manifest)
-GRID_MANIFEST = f"{RESULTS}/grid.json"
+# touched when an aggregate table was made from other checkpoints than the config names
+# (workflow.rerun_marker)
+RERUN_MARKER = PathTemplate(f"{RESULTS}/.rerun/{{name}}")
 PLOTS = f"{RESULTS}/plots"
 CHART = PathTemplate(PLOTS + "/{chart}.png")
 CHART_HTML = PathTemplate(PLOTS + "/{chart}.html")

@@ -20,11 +20,11 @@ from codefrontier.generation.options import SampleOptions
 from codefrontier.pipeline.layout import (
     ALPHA_PREFIX,
     DATA,
-    GRID_MANIFEST,
     INIT_FOLDER,
     MERGE_FOLDER,
     MERGE_RECORD,
     RESULTS,
+    RERUN_MARKER,
     RL_FOLDER,
     SFT,
     SFT_FOLDER,
@@ -172,32 +172,45 @@ def repaired_verdict_files(config: dict) -> list[str]:
     return [str(repaired_verdicts_path(path)) for path in repair_verdict_files(config)]
 
 
-def grid_manifest(config: dict) -> dict:
-    """What the aggregate rules read, as the config gives it: every verdicts file, second
-    attempts' verdicts file and merged checkpoint of the grid."""
-    return {"verdicts": verdict_files(config), "repaired": repaired_verdict_files(config),
-            "merges": merge_folders(config)}
+def recorded_inputs(output: str | os.PathLike) -> set[str] | None:
+    """The input paths an output's provenance records, as recorded_path writes them (None
+    when the output or its provenance is not there)."""
+    from codefrontier.pipeline.provenance import UnreadableProvenance, read_provenance
+
+    if not Path(output).exists():
+        return None
+    try:
+        provenance = read_provenance(output)
+    except UnreadableProvenance:
+        return None
+    if provenance is None:
+        return None
+    return {item.get("path") for item in provenance.get("inputs") or [] if isinstance(item, dict)}
 
 
-def write_grid_manifest(config: dict, path: str = GRID_MANIFEST) -> bool:
-    """Write the grid manifest when its content changed; whether it was written.
+def rerun_marker(output: str, inputs: list[str], touch: bool) -> list[str]:
+    """[RERUN_MARKER for `output`] when `output` exists and was made from other inputs than
+    `inputs` (by its provenance), else [].
 
     Snakemake reruns a job whose output exists only for a newer input or, through its
-    metadata in .snakemake/, for changed params or a changed set of inputs: a missing
-    input that another job would make is no reason by itself (decisions go from the
+    metadata in .snakemake/, for changed params or a changed set of inputs; a missing
+    input that another job would make is no reason by itself (it decides from the
     targets down). So a reward, an α or a setting added to the config of a results tree
-    without that metadata (copied, moved, restored) planned nothing. The aggregates take
-    this file as an input: a change to the grid rewrites it, it is newer than their
-    outputs, they rerun, and the new checkpoints they read are made first."""
-    text = json.dumps(grid_manifest(config), indent=1, sort_keys=True) + "\n"
-    target = Path(path)
-    if target.is_file() and target.read_text() == text:
-        return False
-    target.parent.mkdir(parents=True, exist_ok=True)
-    scratch = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-    scratch.write_text(text)
-    scratch.replace(target)
-    return True
+    without that metadata (copied, moved, restored) planned nothing. The marker, touched
+    now (`touch`: the main Snakemake process) and made an input of the stale output,
+    is newer than it: the output reruns, and the new checkpoints it reads are made
+    first. An output made from these very inputs takes no marker, so a dry run of another
+    config changes nothing for this one."""
+    from codefrontier.pipeline.provenance import recorded_path
+
+    recorded = recorded_inputs(output)
+    if recorded is None or recorded == {recorded_path(path)["path"] for path in inputs}:
+        return []
+    marker = Path(RERUN_MARKER.fill(name=Path(output).name))
+    if touch:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    return [marker.as_posix()]
 
 
 def repair_options(config: dict, setting: str, model: str = "") -> str:
@@ -470,9 +483,10 @@ class RuleHelpers:
     """What the rules ask of the run's config, bound to it and to the run's places: a
     rule's threads and resources, its provenance param, and paths the config names."""
 
-    def __init__(self, config: dict, places: Places) -> None:
+    def __init__(self, config: dict, places: Places, main_process: bool = True) -> None:
         self.config = config
         self.places = places
+        self.main_process = main_process
 
     def threads(self, rule: str):
         return rule_threads(self.config, rule)
@@ -500,6 +514,10 @@ class RuleHelpers:
     def rl_start(self, wildcards) -> str:
         return rl_start(self.config, wildcards.model, wildcards.reward, self.places)
 
+    def rerun_if_inputs_changed(self, output: str, inputs: list[str]) -> list[str]:
+        """An input that reruns `output` when it was made from other inputs (rerun_marker)."""
+        return rerun_marker(output, inputs, touch=self.main_process)
+
 
 def take_run_config(config: dict, workflow) -> RuleHelpers:
     """Make Snakemake's `config` the run's config: the files given with --configfile (the
@@ -525,9 +543,7 @@ def take_run_config(config: dict, workflow) -> RuleHelpers:
             print(f"config warning: {warning}", file=sys.stderr)
     config.clear()
     config.update(run.values)
-    if workflow.is_main_process:
-        write_grid_manifest(config)
-    return RuleHelpers(config, places)
+    return RuleHelpers(config, places, workflow.is_main_process)
 
 
 def prefetch_command(run) -> str:
