@@ -35,6 +35,7 @@ pair=(cfnode1 cfnode2)
 # the pair's GPUs (partition `gpu`): not real, so that a job's GPU request is checked and
 # recorded by Slurm as on a GPU cluster (tests/test_slurm.py); jobs that need one fail
 gpus_per_node=4
+gpu_type=a100  # what configs/example-1.5b-4gpu.yaml asks for (gpu_model)
 
 echo "starting a private Slurm cluster (this machine and two namespaced nodes): config and state in $dir" \
      "(SLURM_CONF=$conf), daemons munged (socket $socket), slurmctld (port $ctld_port)" \
@@ -152,8 +153,8 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 NodeName=${host} CPUs=${cpus} RealMemory=${memory} State=UNKNOWN
 GresTypes=gpu
-NodeName=${pair[0]} NodeAddr=${subnet}.11 CPUs=${cpus} RealMemory=$(( memory / 2 )) Gres=gpu:${gpus_per_node} State=UNKNOWN
-NodeName=${pair[1]} NodeAddr=${subnet}.12 CPUs=${cpus} RealMemory=$(( memory / 2 )) Gres=gpu:${gpus_per_node} State=UNKNOWN
+NodeName=${pair[0]} NodeAddr=${subnet}.11 CPUs=${cpus} RealMemory=$(( memory / 2 )) Gres=gpu:${gpu_type}:${gpus_per_node} State=UNKNOWN
+NodeName=${pair[1]} NodeAddr=${subnet}.12 CPUs=${cpus} RealMemory=$(( memory / 2 )) Gres=gpu:${gpu_type}:${gpus_per_node} State=UNKNOWN
 PartitionName=debug Nodes=${host} Default=YES MaxTime=INFINITE State=UP
 PartitionName=pair Nodes=${pair[0]},${pair[1]} MaxTime=INFINITE State=UP
 PartitionName=gpu Nodes=${pair[0]},${pair[1]} MaxTime=INFINITE State=UP
@@ -174,8 +175,8 @@ mkdir -p "$dir/dev"
 for index in $(seq 0 $((gpus_per_node - 1))); do
     [ -c "$dir/dev/gpu$index" ] || mknod "$dir/dev/gpu$index" c 1 3
 done
-printf 'NodeName=%s,%s Name=gpu File=%s/dev/gpu[0-%s]\n' "${pair[0]}" "${pair[1]}" "$dir" \
-    "$((gpus_per_node - 1))" > "$dir/gres.conf.new"
+printf 'NodeName=%s,%s Name=gpu Type=%s File=%s/dev/gpu[0-%s]\n' "${pair[0]}" "${pair[1]}" \
+    "$gpu_type" "$dir" "$((gpus_per_node - 1))" > "$dir/gres.conf.new"
 mv -f "$dir/gres.conf.new" "$dir/gres.conf"
 
 # $DIR/bin: the client commands, each pinned to this cluster's slurm.conf. Needed for

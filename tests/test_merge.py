@@ -288,3 +288,54 @@ def test_merging_at_an_alpha_that_is_not_a_usable_number_names_alpha(parents, tm
     with pytest.raises(MergeError, match=rf"α must be a finite number.*got {re.escape(repr(alpha))}"):
         merge_alpha(*parents, alpha, tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+def test_a_merge_not_kept_is_verified_through_its_record_and_remade_bit_for_bit(tmp_path,
+                                                                               monkeypatch):
+    """`keep.merges: false`: the folder goes once sampled, its record stays. The audit of
+    a sample made from it checks the record's content hash and walks on into the parents;
+    the same merge command remakes the folder with the recorded hash."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from codefrontier.cli import main
+    from codefrontier.pipeline.audit import audit
+    from codefrontier.pipeline.provenance import (
+        PARQUET_KEY,
+        checkpoint_sha256,
+        read_provenance,
+        record,
+    )
+
+    monkeypatch.chdir(tmp_path)
+    runs = Path("results/m/reasoning/rl")
+    write_sharded(runs / "k2", random_tensors(1))
+    write_sharded(runs / "kinf", random_tensors(2))
+    merged = Path("results/m/reasoning/merge/a1.5")
+    command = ["merge", "--low", str(runs / "k2"), "--high", str(runs / "kinf"), "--alpha=1.5",
+               "--out", str(merged), "--record", f"{merged}.json", "--workers", "2"]
+    assert main(command) == 0
+    kept = json.loads(Path(f"{merged}.json").read_text())
+    assert kept["checkpoint_sha256"] == checkpoint_sha256(merged) and kept["alpha"] == 1.5
+    assert read_provenance(f"{merged}.json")["delta_norm"] == kept["delta_norm"]
+    samples = Path("results/m/reasoning/a1.5/samples.parquet")
+    samples.parent.mkdir(parents=True)
+    metadata = {PARQUET_KEY.encode(): json.dumps(record([merged])).encode()}
+    pq.write_table(pa.table({"x": [1]}).replace_schema_metadata(metadata), samples)
+    shutil_rmtree(merged)
+    findings, checked = audit(samples)
+    assert checked == 4  # samples, the record, both parents (hand-made: no provenance)
+    assert sorted((Path(f.path).name, f.problem) for f in findings) == [
+        ("k2", "no provenance"), ("kinf", "no provenance")]
+    Path(runs / "kinf" / "config.json").write_text("{}")  # a parent changed after the merge
+    assert any("kinf changed after it was used" in str(f) for f in audit(samples)[0])
+    Path(runs / "kinf" / "config.json").write_text(
+        json.dumps({"architectures": ["Toy"], "use_cache": False}))
+    assert main(command[:-2]) == 0  # remade with one worker: the same bytes
+    assert checkpoint_sha256(merged) == kept["checkpoint_sha256"]
+
+
+def shutil_rmtree(path):
+    import shutil
+
+    shutil.rmtree(path)

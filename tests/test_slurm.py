@@ -12,6 +12,7 @@ talk to the same cluster.
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
@@ -120,3 +122,43 @@ def test_grpo_trains_across_two_nodes(slurm, tmp_path):
     from transformers import AutoModelForCausalLM
 
     AutoModelForCausalLM.from_pretrained(checkpoint)
+
+
+@pytest.mark.slow
+def test_a_hub_model_grid_submits_its_rl_job_with_the_account_partition_gpus_and_cores(
+        slurm, tmp_path):
+    """configs/example-1.5b-4gpu.yaml launched as its docs page says, on the CI cluster:
+    its data from the bundled suite (no dataset download here), its default partition and
+    sizes made to fit the cluster's nodes (`debug`, 2 cores). The problems job runs in
+    partition debug; the first GRPO job is submitted to partition gpu with the grid's
+    account, 4 GPUs of type a100 and its cores, which Slurm records (the job then fails
+    here: the GPUs are not real and the model cannot be fetched)."""
+    grid = yaml.safe_load((REPO / "configs" / "example-1.5b-4gpu.yaml").read_text())
+    grid["data"] = {"train": {"source": "bundled", "split": "train", "instances": 1},
+                    "eval": {"source": "bundled", "split": "eval", "instances": 1}}
+    for entry in grid["resources"].values():
+        entry.update(mem_mb=1000, runtime=10, **({"threads": 2} if "threads" in entry else {}))
+    grid["resources"]["default"]["slurm_partition"] = "debug"
+    config = tmp_path / "grid.yaml"
+    config.write_text(yaml.safe_dump(grid))
+    target = "results/qwen2.5-coder-1.5b/reasoning/rl/k2"
+    command = ["timeout", "-s", "INT", "900", sys.executable, "-m", "snakemake",
+               "--profile", "slurm", target, f"--configfile={config}", "-d", str(tmp_path),
+               "--slurm-init-seconds-before-status-checks", "5"]
+    hub_on = {k: v for k, v in slurm.items() if k != "HF_HUB_OFFLINE"}  # as a user's jobs
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, env=hub_on,
+                          timeout=1000)
+    output = done.stdout + done.stderr
+    assert done.returncode != 0  # no GPU, no model: the GRPO job fails, as it should here
+    submitted = [int(job) for job in re.findall(r"SLURM jobid (\d+)", output)]
+    records = [dict(re.findall(r"(\S+?)=(\S*)", subprocess.run(
+        ["scontrol", "-o", "show", "job", str(job)], capture_output=True, text=True,
+        env=slurm).stdout)) for job in submitted]
+    by_partition = {record.get("Partition"): record for record in records}
+    assert set(by_partition) == {"debug", "gpu"}, output[-4000:]
+    assert all(record["Account"] == "my_lab" for record in records)
+    problems, rl = by_partition["debug"], by_partition["gpu"]
+    assert problems["JobState"] == "COMPLETED"
+    assert rl["NumCPUs"] == "2" and rl["NumNodes"] == "1"
+    assert "gres:gpu:a100:4" in rl.get("TresPerJob", ""), rl
+    assert rl["TimeLimit"] == "00:10:00"
