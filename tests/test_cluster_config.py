@@ -79,7 +79,7 @@ def test_a_file_that_is_neither_grid_nor_overlay_is_refused_not_merged(tmp_path)
 
 
 def test_overlays_of_overlays_cycles_and_missing_bases(tmp_path):
-    first = write(tmp_path / "first.yaml", {"extends": str(SMOKE), "seed": 3})
+    write(tmp_path / "first.yaml", {"extends": str(SMOKE), "seed": 3})
     second = write(tmp_path / "second.yaml", {"extends": "first.yaml", "sampling": {"n": 9}})
     run = compose([second], REPO / "config.yaml")
     assert (run.values["seed"], run.values["sampling"]["n"]) == (3, 9)
@@ -103,8 +103,8 @@ def test_two_grids_are_one_grid_and_a_shared_base_is_read_once(tmp_path):
     assert both.values["models"]["tiny"]["rl"]["rewards"] == ["k2", "k3", "k4", "kinf"]
 
 
-@pytest.mark.parametrize("overlay", sorted(p.name for p in CONFIGS.glob("tiny-*.yaml"))
-                         + ["vllm-cpu.yaml"])
+@pytest.mark.parametrize("overlay", [*sorted(p.name for p in CONFIGS.glob("tiny-*.yaml")),
+                                     "vllm-cpu.yaml"])
 def test_every_shipped_overlay_says_what_it_extends(overlay):
     assert yaml.safe_load((CONFIGS / overlay).read_text())["extends"] == "../config.yaml"
 
@@ -385,6 +385,12 @@ def test_plan_prints_jobs_gpu_hours_critical_path_and_disk_for_both_cluster_grid
     assert disk["kept_bytes"] < disk["peak_bytes"] < disk["peak_bytes_keeping_everything"]
     for words in ("GPU-h requested", "GPU-h estimated", "Critical path", "Disk:", "peak"):
         assert words in done.stdout
+    # docs/cluster.md shows this very output (table and summary), the README its summary
+    shown = done.stdout.split("\n\nModels:")[0]
+    assert shown in (REPO / "docs" / "cluster.md").read_text()
+    readme = (REPO / "README.md").read_text()
+    assert all(line in readme for line in shown.splitlines()
+               if line.startswith(("303 jobs", "Disk:", "| rl |", "| sample |")))
 
 
 def test_plan_of_the_example_sizes_the_model_from_its_cached_config(tmp_path):

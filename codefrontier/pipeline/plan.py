@@ -77,7 +77,10 @@ def snakemake_jobs(snakefile: Path, workdir: Path, configfiles: list[Path],
         workflow._prepare_dag(forceall=forceall, ignore_incomplete=True, lock_warn_only=True)
         workflow._build_dag()
         dag = workflow.dag
-        needed = list(dag.needrun_jobs())
+        # in a fixed order (Snakemake's is a set's): the plan is the same on every call
+        needed = sorted(dag.needrun_jobs(), key=lambda job: (
+            res.RULES.index(job.rule.name) if job.rule.name in res.RULES else len(res.RULES),
+            job.rule.name, sorted(dict(job.wildcards).items())))
         keys = {job: index for index, job in enumerate(needed)}
         planned = [_planned(keys[job], job, [keys[d] for d in dag.dependencies[job] if d in keys])
                    for job in needed]
