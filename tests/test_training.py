@@ -135,7 +135,8 @@ def test_sft_is_killed_and_resumes_to_a_complete_checkpoint(tiny_model, data, tm
     out = tmp_path / "sft"
     args = ["train", "sft", "--model", tiny_model, "--data", data / "sft.parquet", "--out", out,
             "--set", "max_steps=400", "--set", "save_steps=2", "--set", "logging_steps=1",
-            "--set", "per_device_train_batch_size=2", "--set", "learning_rate=1e-3"]
+            "--set", "per_device_train_batch_size=2", "--set", "learning_rate=1e-3",
+            "--keep-checkpoints"]
     first = subprocess.Popen([sys.executable, "-m", "codefrontier.cli", *map(str, args)],
                              env=OFFLINE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     work = tmp_path / "sft.work"
@@ -171,7 +172,8 @@ def short_run(stage, tiny_model, data, out, learning_rate):
                    "--reward", "kinf", "--judge-workers", "1", "--set", "num_generations=4",
                    "--set", "per_device_train_batch_size=4", "--set", "max_completion_length=16"]
     return [*command, "--out", out, "--set", "max_steps=3", "--set", "save_steps=1",
-            "--set", "logging_steps=1", "--set", f"learning_rate={learning_rate}"]
+            "--set", "logging_steps=1", "--set", f"learning_rate={learning_rate}",
+            "--keep-checkpoints"]  # what these tests read
 
 
 def logged_learning_rates(work, step=3):
@@ -196,6 +198,24 @@ def retrained(request, tiny_model, data, tmp_path_factory):
     return SimpleNamespace(stage=stage, out=out, work=work, log=second.stderr,
                            first_rates=first_rates,
                            command=lambda to: short_run(stage, tiny_model, data, to, "5e-3"))
+
+
+@pytest.mark.parametrize("stage", ["sft", "grpo"])
+def test_a_published_run_removes_its_trainer_checkpoints_and_keeps_its_logs(stage, tiny_model,
+                                                                           data, tmp_path):
+    """Once the output is published its trainer checkpoints serve nothing (and with ZeRO-3
+    weigh about 14 bytes a parameter each): gone, unless --keep-checkpoints."""
+    out = tmp_path / "model"
+    command = [word for word in short_run(stage, tiny_model, data, out, "1e-3")
+               if word != "--keep-checkpoints"]
+    done = cli(*command)
+    assert done.returncode == 0, done.stderr[-3000:]
+    work = tmp_path / "model.work"
+    assert (out / "provenance.json").is_file() and not list(work.glob("checkpoint-*"))
+    assert "removed 2 trainer checkpoints" in done.stderr  # save_total_limit: 2
+    assert (work / "run.json").is_file()
+    if stage == "grpo":
+        assert len((work / "rewards.jsonl").read_text().splitlines()) == 3
 
 
 @pytest.mark.slow
@@ -363,7 +383,8 @@ def test_accelerate_runs_training_on_two_cpu_processes(stage, tiny_model, data, 
                    "--reward", "kinf", "--judge-workers", "1", "--set", "max_steps=2",
                    "--set", "num_generations=4", "--set", "per_device_train_batch_size=4",
                    "--set", "max_completion_length=24"]
-    done = cli("launch", "--processes", 2, "--cpu", "--", *command, "--out", out)
+    done = cli("launch", "--processes", 2, "--cpu", "--", *command, "--out", out,
+               "--keep-checkpoints")
     assert done.returncode == 0, done.stderr[-4000:]
     provenance = json.loads((out / "provenance.json").read_text())
     assert provenance["processes"] == 2
