@@ -17,9 +17,8 @@ import shlex
 import sys
 from pathlib import Path
 
-import yaml
-
 from codefrontier.pipeline import workflow as wf
+from codefrontier.pipeline.configfiles import compose
 
 TREE = Path(__file__).resolve().parent.parent
 
@@ -27,13 +26,14 @@ TREE = Path(__file__).resolve().parent.parent
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rule", help="problems, sft_data, model_init, sft, rl, sample or repair")
-    parser.add_argument("--config", type=Path, default=TREE / "config.yaml")
+    parser.add_argument("--config", type=Path, nargs="+", default=[TREE / "config.yaml"],
+                        help="config files, as for snakemake --configfile (grids, overlays)")
     parser.add_argument("--model", default="tiny")
     parser.add_argument("--setting", default="reasoning")
     parser.add_argument("--reward", default="kinf", help="rl: the run's reward name")
     parser.add_argument("--split", default="train", help="problems: the split")
     args = parser.parse_args(argv)
-    config = yaml.safe_load(args.config.read_text())
+    config = compose(args.config, TREE / "config.yaml").values
     wildcards = {"model": args.model, "setting": args.setting, "reward": args.reward,
                  "split": args.split}
     try:

@@ -18,8 +18,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import yaml
-
+from codefrontier.pipeline.configfiles import compose
 from codefrontier.pipeline.tables import read_records
 from codefrontier.pipeline.workflow import checkpoint_folder, command_options
 
@@ -41,7 +40,7 @@ def main() -> None:
     parser.add_argument("--config", default=str(ROOT / "config.yaml"))
     parser.add_argument("--work", default="humaneval-eval")
     args = parser.parse_args()
-    config = yaml.safe_load(Path(args.config).read_text())
+    config = compose([args.config], ROOT / "config.yaml").values  # a grid or an overlay
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     problems = work / "humaneval.parquet"

@@ -25,8 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-import yaml
-
+from codefrontier.pipeline.configfiles import compose
 from codefrontier.pipeline.tables import read_records
 from codefrontier.pipeline.workflow import command_options
 
@@ -74,7 +73,7 @@ def main() -> None:
     parser.add_argument("--reuse", action="store_true",
                         help="keep samples already in --work (only the analysis runs again)")
     args = parser.parse_args()
-    config = yaml.safe_load(Path(args.config).read_text())
+    config = compose([args.config], ROOT / "config.yaml").values  # a grid or an overlay
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     report = {}

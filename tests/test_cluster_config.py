@@ -103,6 +103,14 @@ def test_two_grids_are_one_grid_and_a_shared_base_is_read_once(tmp_path):
     assert both.values["models"]["tiny"]["rl"]["rewards"] == ["k2", "k3", "k4", "kinf"]
 
 
+def test_an_overlay_does_not_bring_its_grid_into_another_named_grid():
+    with pytest.raises(ConfigError, match="an overlay changes the grid it extends"):
+        compose([CONFIGS / "qwen2.5-7b.yaml", CONFIGS / "vllm-cpu.yaml"], REPO / "config.yaml")
+    named = compose([CONFIGS / "qwen2.5-7b.yaml", REPO / "config.yaml", CONFIGS / "vllm-cpu.yaml"],
+                    REPO / "config.yaml")
+    assert set(named.values["models"]) == {"qwen2.5-7b", "tiny"}
+
+
 @pytest.mark.parametrize("overlay", [*sorted(p.name for p in CONFIGS.glob("tiny-*.yaml")),
                                      "vllm-cpu.yaml"])
 def test_every_shipped_overlay_says_what_it_extends(overlay):

@@ -83,7 +83,7 @@ def test_the_smoke_workflow_runs_through_slurm(slurm, tmp_path):
     assert len(slurm_logs) >= 20, slurm_logs
 
 
-TWO_NODES = """
+TWO_NODES = f"extends: {REPO / 'configs' / 'smoke.yaml'}" + """
 models:
   tiny:
     rl:
@@ -107,7 +107,7 @@ def test_grpo_trains_across_two_nodes(slurm, tmp_path):
     command = ["timeout", "-s", "INT", "1500", sys.executable, "-m", "snakemake",
                "--profile", "slurm", target, "-d", str(tmp_path),
                "--slurm-init-seconds-before-status-checks", "5",
-               "--configfile", str(REPO / "configs" / "smoke.yaml"), str(overlay)]
+               f"--configfile={overlay}"]
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, env=slurm,
                           timeout=1600)
     log = tmp_path / "results" / "logs" / "rl" / "tiny-reasoning-kinf.log"

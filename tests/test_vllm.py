@@ -168,17 +168,21 @@ def test_without_live_weights_the_cpu_builds_sync_fails(memorised, tmp_path, mon
 
 
 def test_the_smoke_workflow_samples_through_vllm(tmp_path):
-    """configs/vllm-cpu.yaml as an overlay on the smoke grid: every sample job of the DAG
+    """configs/vllm-cpu.yaml's settings over the smoke grid: every sample job of the DAG
     runs vLLM's engine, and the frontier table is written from its samples."""
     repo = Path(__file__).resolve().parents[1]
     # the smoke model's heads are 16 wide, which vLLM's CPU attention does not take
     # ("Unsupported CPU attention configuration: head_dim=16"); 32 it does. One merge
     # (each sample job starts an engine)
+    import yaml
+
+    overlay = yaml.safe_load((repo / "configs" / "vllm-cpu.yaml").read_text())
+    overlay.update(extends=str(repo / "configs" / "smoke.yaml"),  # over the smoke grid
+                   models={"tiny": {"init": {"hidden_size": 128}, "merge": {"alphas": [1.5]}}})
     wider = tmp_path / "wider.yaml"
-    wider.write_text("models: {tiny: {init: {hidden_size: 128}, merge: {alphas: [1.5]}}}\n")
+    wider.write_text(yaml.safe_dump(overlay))
     command = [sys.executable, "-m", "snakemake", "--snakefile", str(repo / "Snakefile"),
                "-d", str(tmp_path), "-c2", "results/frontier.parquet", "--configfile",
-               str(repo / "configs" / "smoke.yaml"), str(repo / "configs" / "vllm-cpu.yaml"),
                str(wider)]
     done = subprocess.run(command, capture_output=True, text=True, env=OFFLINE, timeout=1800)
     assert done.returncode == 0, done.stderr[-5000:]

@@ -162,11 +162,31 @@ def compose(files: Iterable[str | Path], default: str | Path,
         for layer in read_layers(path):
             if all(layer.path != seen.path for seen in layers):
                 layers.append(layer)
+    _check_no_grid_joins_unnamed(files, layers)
     values: dict = {}
     for layer in layers:
         merge_into(values, layer.values)
     merge_into(values, dict(overrides or {}))
     return RunConfig(values, tuple(layers), dict(overrides or {}))
+
+
+def _check_no_grid_joins_unnamed(files: list, layers: list[Layer]) -> None:
+    """A grid joins the run when the command line names it, or as the base of the
+    overlays when it names no grid. `--configfile configs/qwen2.5-7b.yaml
+    configs/vllm-cpu.yaml` would otherwise bring config.yaml's tiny model into the 7B
+    grid through vllm-cpu.yaml's `extends`."""
+    named = {Path(path).resolve() for path in files}
+    grids = [layer for layer in layers if layer.kind == "grid"]
+    named_grids = [layer for layer in grids if layer.path in named]
+    through_extends = [layer for layer in grids if layer.path not in named]
+    if named_grids and through_extends:
+        base = through_extends[0].path
+        overlays = [str(layer.path) for layer in layers if layer.extends == base]
+        raise ConfigError(
+            f"{', '.join(overlays)} extends {base}, a grid of its own, and the command line "
+            f"also names the grid {named_grids[0].path}: an overlay changes the grid it "
+            f"extends. Name {base} on the command line too if both grids belong to the run, "
+            f"or write an overlay that extends {named_grids[0].path.name}")
 
 
 # --- validation --------------------------------------------------------------------------
