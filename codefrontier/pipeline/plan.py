@@ -325,6 +325,9 @@ def markdown(summary: dict) -> str:
         f"Critical path: {len(path['jobs'])} jobs, {path['hours']:.1f} h requested, "
         f"{number(path['gpu_hours'])} GPU-hours ({' -> '.join(path['jobs'][:4])}"
         f"{' -> ...' if len(path['jobs']) > 4 else ''}).",
+        "Trainer checkpoints while a run trains: " + (", ".join(
+            f"{row['rule']} {row['model']} {human_bytes(row['transient_bytes'])}"
+            for row in summary["rules"] if row["transient_bytes"]) or "none") + ".",
         f"Disk: {human_bytes(disk['kept_bytes'])} kept at the end; peak "
         f"{human_bytes(disk['peak_bytes'])} with the config's `keep`, "
         f"{human_bytes(disk['peak_bytes_keeping_everything'])} keeping every merge and "
