@@ -414,3 +414,17 @@ def test_plan_of_the_example_sizes_the_model_from_its_cached_config(tmp_path):
     # problems, 4 rewards x 3 settings, 5 merges x 3, 10 checkpoints x 3 sampled and judged,
     # frontier, ensemble, claims, plots, all
     assert summary["jobs"] == 2 + 12 + 15 + 30 + 30 + 4 + 1
+
+
+@pytest.mark.parametrize("tied", [True, False])
+def test_the_parameter_count_is_the_models_own(tied):
+    """The plan's N from a config.json equals what transformers builds from it."""
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    from codefrontier.pipeline.costs import parameters_of_config
+
+    config = Qwen2Config(vocab_size=300, hidden_size=64, intermediate_size=96,
+                         num_hidden_layers=3, num_attention_heads=4, num_key_value_heads=2,
+                         tie_word_embeddings=tied)
+    model = Qwen2ForCausalLM(config)
+    assert parameters_of_config(config.to_dict()) == sum(p.numel() for p in model.parameters())

@@ -75,13 +75,17 @@ DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
 
 
 def model_size(config: dict, model: str, places: Places) -> ModelSize:
-    """The size of the model a grid trains: the embedded model's from its init sizes,
-    else from the config.json of its folder or of its Hub snapshot in the cache, else
-    from its name (`...-7B-...`)."""
+    """The size of the model a grid trains: the embedded model's from its config.json once
+    built, else from its init sizes; a hub or local model's from the config.json of its
+    folder or of its Hub snapshot in the cache, else from its name (`...-7B-...`)."""
     from codefrontier.models.embedded import EmbeddedModelSpec
+    from codefrontier.pipeline.layout import INIT_FOLDER
 
     model_config = config["models"][model]
     base = model_config["base"]
+    built = Path(places.workdir) / INIT_FOLDER.fill(model=model) / "config.json"
+    if base == "embedded" and built.is_file():  # its tokenizer's vocabulary, as trained
+        return ModelSize(parameters_of_config(json.loads(built.read_text())), 4, str(built))
     if base == "embedded":
         spec = {**EmbeddedModelSpec().__dict__, **(model_config.get("init") or {})}
         return ModelSize(parameters_of_config({**spec, "model_type": "qwen2",
