@@ -4,13 +4,16 @@
 
 import os
 
+# what the tables read, as the config names it (each also an input of its rule)
+VERDICT_FILES = wf.verdict_files(config)
+REPAIRED_VERDICT_FILES = wf.repaired_verdict_files(config)
 
 rule frontier:
     input:
-        verdicts=wf.verdict_files(config),
+        verdicts=VERDICT_FILES,
         problems=layout.DATA.fill(split="eval"),
         rerun=grid.rerun_if_inputs_changed(
-            layout.FRONTIER, [*wf.verdict_files(config), layout.DATA.fill(split="eval")]
+            layout.FRONTIER, [*VERDICT_FILES, layout.DATA.fill(split="eval")]
         ),
     output:
         layout.FRONTIER,
@@ -33,10 +36,10 @@ rule frontier:
 
 rule ensemble:
     input:
-        verdicts=wf.verdict_files(config),
-        repaired=wf.repaired_verdict_files(config),
+        verdicts=VERDICT_FILES,
+        repaired=REPAIRED_VERDICT_FILES,
         rerun=grid.rerun_if_inputs_changed(
-            layout.ENSEMBLE, [*wf.verdict_files(config), *wf.repaired_verdict_files(config)]
+            layout.ENSEMBLE, [*VERDICT_FILES, *REPAIRED_VERDICT_FILES]
         ),
     output:
         layout.ENSEMBLE,
@@ -116,7 +119,7 @@ rule claims:
 rule repair_table:
     input:
         verdicts=wf.repair_verdict_files(config),
-        repaired=wf.repaired_verdict_files(config),
+        repaired=REPAIRED_VERDICT_FILES,
     output:
         layout.REPAIR_TABLE,
     threads: grid.threads("repair_table")

@@ -1,5 +1,6 @@
 import atexit
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -28,6 +29,23 @@ def call_problem(problem_id="add", tests=None):
 if "CODEFRONTIER_CACHE" not in os.environ:
     os.environ["CODEFRONTIER_CACHE"] = tempfile.mkdtemp(prefix="codefrontier-cache-")
     atexit.register(shutil.rmtree, os.environ["CODEFRONTIER_CACHE"], ignore_errors=True)
+
+def dry_run_jobs(output: str) -> list[dict]:
+    """The jobs of a dry run's output (`snakemake -n -p`): rule, wildcards, resources and
+    shell command of each."""
+    jobs = []
+    for block in re.split(r"\n(?=rule \w+:\n)", output):
+        if not block.startswith("rule "):
+            continue
+        job = {"rule": block.split(":", 1)[0].removeprefix("rule ")}
+        for key in ("wildcards", "resources"):
+            found = re.search(rf"^    {key}: (.*)$", block, re.M)
+            job[key] = dict(item.split("=", 1) for item in found.group(1).split(", ")) \
+                if found else {}
+        job["shell"] = block
+        jobs.append(job)
+    return jobs
+
 
 SUM_OK = "a, b = map(int, input().split())\nprint(a + b)\n"
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import dry_run_jobs
 
 from codefrontier.pipeline import checks
 from codefrontier.pipeline import resources as res
@@ -238,18 +239,6 @@ def test_the_schema_and_the_resource_keys_agree():
     snakefile_rules = set(re.findall(r"^rule (\w+):", "".join(
         p.read_text() for p in [REPO / "Snakefile", *(REPO / "rules").glob("*.smk")]), re.M))
     assert snakefile_rules | {"judge_repair"} == {*res.RULES, "all"}
-
-
-def dry_run_jobs(output: str) -> list[dict]:
-    jobs = []
-    for block in re.split(r"\n(?=rule \w+:\n)", output):
-        if not block.startswith("rule "):
-            continue
-        found = re.search(r"^    resources: (.*)$", block, re.M)
-        jobs.append({"rule": block.split(":", 1)[0].removeprefix("rule "), "shell": block,
-                     "resources": dict(item.split("=", 1) for item in found.group(1).split(", "))
-                     if found else {}})
-    return jobs
 
 
 def test_every_resource_key_reaches_every_rules_jobs_in_a_slurm_dry_run(tmp_path):

@@ -2,7 +2,6 @@
 
 import json
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -12,6 +11,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
+from conftest import dry_run_jobs
 from snakemake.utils import update_config
 
 from codefrontier.pipeline import workflow as wf
@@ -131,23 +131,6 @@ def test_the_cluster_grids_plan_their_dag(grid, tmp_path):
     rewards = len(config["models"][model]["rl"]["rewards"]) * 3
     words = " ".join((done.stdout + done.stderr).split())
     assert f"merge {alphas}" in words and f"rl {rewards}" in words
-
-
-def dry_run_jobs(output: str) -> list[dict]:
-    """The jobs of a dry run's output (`snakemake -n -p`): rule, wildcards, resources and
-    shell command of each."""
-    jobs = []
-    for block in re.split(r"\n(?=rule \w+:\n)", output):
-        if not block.startswith("rule "):
-            continue
-        job = {"rule": block.split(":", 1)[0].removeprefix("rule ")}
-        for key in ("wildcards", "resources"):
-            found = re.search(rf"^    {key}: (.*)$", block, re.M)
-            job[key] = dict(item.split("=", 1) for item in found.group(1).split(", ")) \
-                if found else {}
-        job["shell"] = block
-        jobs.append(job)
-    return jobs
 
 
 def test_one_grid_of_both_cluster_models_gives_each_model_its_resources(tmp_path):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from codefrontier.loaders.hub import hub_is_off
+from codefrontier.loaders.hub import hub_cache_dir, hub_is_off
 from codefrontier.pipeline import resources as res
 from codefrontier.pipeline.configfiles import ConfigError, Problem, RunConfig, close_match, report
 from codefrontier.pipeline.layout import SFT, rl_name
@@ -52,8 +52,6 @@ def check_hub(run: RunConfig, places: Places, command: str) -> None:
 
     missing = [item for item in hub_items(run.values, places) if item.cached() is None]
     if missing:
-        from codefrontier.loaders.hub import hub_cache_dir
-
         problems = [Problem(item.where, f"{item.repo} ({item.kind}) is not in the Hugging Face "
                                         f"cache {hub_cache_dir()}, and the Hub is off "
                                         f"(HF_HUB_OFFLINE)") for item in missing]
@@ -135,17 +133,19 @@ def named_checkpoints(config: dict, places: Places) -> Iterator[Finding]:
 def trained_in(config: dict, places: Places) -> Iterator[Finding]:
     """A setting evaluates the runs of a setting of the grid that trains its own (no
     chains)."""
+    from codefrontier.pipeline.workflow import trained_in as runs_of
+
     settings = config.get("settings") or []
     for model, model_config in _models(config):
-        shared = model_config["rl"].get("trained_in") or {}
-        for setting, source in shared.items():
+        for setting, source in (model_config["rl"].get("trained_in") or {}).items():
             where = ("models", model, "rl", "trained_in", setting)
             if setting not in settings or source not in settings:
                 yield _error(where, f"{setting} and {source} must both be in `settings` "
                                     f"({', '.join(settings)})")
-            elif shared.get(source, source) != source:
+            elif runs_of(config, model, source) != source:
                 yield _error(where, f"{source} does not train its own runs (it evaluates "
-                                    f"{shared[source]}'s): name {shared[source]} instead")
+                                    f"{runs_of(config, model, source)}'s): name "
+                                    f"{runs_of(config, model, source)} instead")
 
 
 def per_setting_keys(config: dict, places: Places) -> Iterator[Finding]:
@@ -261,29 +261,29 @@ def training_processes(config: dict, places: Places) -> Iterator[Finding]:
 
 
 def sampling_engines(config: dict, places: Places) -> Iterator[Finding]:
-    """vLLM's tensor parallelism spans the sample job's GPUs, on one node."""
+    """vLLM's tensor parallelism spans the sample job's GPUs, on one node. The engine is
+    the same in every setting (`sampling.per_setting` holds no engine field)."""
     from codefrontier.pipeline.workflow import setting_sampling
 
-    for model, _ in _models(config):
-        for rule in ("sample",):
-            for setting in config.get("settings") or []:
-                sampling = setting_sampling(config, setting, model)
-                gpus = res.gpus_per_node(config, rule, model)
-                parallel = sampling.get("tensor_parallel_size", 1)
-                where = ("models", model, "sampling", "tensor_parallel_size") \
-                    if "tensor_parallel_size" in ((config["models"][model].get("sampling")) or {}) \
-                    else ("sampling", "tensor_parallel_size")
-                if sampling.get("backend") == "vllm" and gpus and parallel > gpus:
-                    yield _error(where, f"{parallel} GPUs per vLLM engine, but {model}'s sample "
-                                        f"jobs ask for {gpus} (resources.sample.gpu)")
-                elif sampling.get("backend") == "vllm" and gpus and parallel < gpus:
-                    yield _warning(where, f"one vLLM engine on {parallel} of the {gpus} GPUs "
-                                          f"{model}'s sample jobs ask for: the rest stay idle")
-                elif sampling.get("backend") != "vllm" and gpus > 1:
-                    yield _warning(("sampling", "backend"),
-                                   f"the transformers backend uses one GPU; {model}'s sample "
-                                   f"jobs ask for {gpus}")
-                break  # the engine and the GPUs are the same in every setting
+    first_setting = (config.get("settings") or ["reasoning"])[0]
+    for model, model_config in _models(config):
+        sampling = setting_sampling(config, first_setting, model)
+        gpus = res.gpus_per_node(config, "sample", model)
+        parallel = sampling.get("tensor_parallel_size", 1)
+        vllm = sampling.get("backend") == "vllm"
+        where = ("models", model, "sampling", "tensor_parallel_size") \
+            if "tensor_parallel_size" in (model_config.get("sampling") or {}) \
+            else ("sampling", "tensor_parallel_size")
+        if vllm and gpus and parallel > gpus:
+            yield _error(where, f"{parallel} GPUs per vLLM engine, but {model}'s sample "
+                                f"jobs ask for {gpus} (resources.sample.gpu)")
+        elif vllm and gpus and parallel < gpus:
+            yield _warning(where, f"one vLLM engine on {parallel} of the {gpus} GPUs "
+                                  f"{model}'s sample jobs ask for: the rest stay idle")
+        elif not vllm and gpus > 1:
+            yield _warning(("sampling", "backend"),
+                           f"the transformers backend uses one GPU; {model}'s sample "
+                           f"jobs ask for {gpus}")
 
 
 def resource_requests(config: dict, places: Places) -> Iterator[Finding]:

@@ -17,6 +17,7 @@ from codefrontier.loaders.hub import (
     cached_snapshot,
     fetch_snapshot,
     folder_bytes,
+    hub_cache_dir,
     model_folder_is_complete,
 )
 from codefrontier.pipeline.places import Places, model_reference
@@ -48,8 +49,6 @@ class HubItem:
     def size_on_hub(self) -> int:
         """The bytes of the files it needs, as the Hub lists them (needs the network)."""
         from huggingface_hub import snapshot_download
-
-        from codefrontier.loaders.hub import hub_cache_dir
 
         files = snapshot_download(self.repo, repo_type=self.kind, cache_dir=hub_cache_dir(),
                                   allow_patterns=list(self.patterns), dry_run=True)
