@@ -166,8 +166,9 @@ def test_a_hub_model_grid_submits_its_rl_job_with_the_account_partition_gpus_and
         run.send_signal(signal.SIGINT)  # Snakemake cancels the job it submitted
         output = run.communicate(timeout=300)[0]
     assert rl is not None, output[-4000:]
-    assert (rl["Account"], rl["Partition"], rl["NumCPUs"], rl["NumNodes"]) == (
-        "my_lab", "gpu", "2", "1"), rl
+    nodes = set(rl["NumNodes"].split("-"))  # "1-1" (min-max) while pending, "1" running
+    assert (rl["Account"], rl["Partition"], rl["NumCPUs"], nodes) == (
+        "my_lab", "gpu", "2", {"1"}), rl
     assert "gres:gpu:a100:4" in rl.get("TresPerJob", "") and rl["TimeLimit"] == "00:10:00", rl
     problems = scontrol_job(re.findall(r"SLURM jobid (\d+)", output)[0], slurm)
     assert (problems["Account"], problems["Partition"], problems["JobState"]) == (
