@@ -2,11 +2,13 @@
 
 An instance's tests: for train instances the family's hand-written edge cases,
 then (every instance) two generated tests in every input-length decade from 10^1
-to 10^5 bytes, drawn from the instance's own seed. The statement shows the
-instance's two smallest generated tests as examples. Expected outputs come from
-the efficient reference; the slow reference must agree on every test small
-enough for it, and the buggy variant must fail at least one test (else the generated tests are
-drawn again from a new seed: tests that a plausible bug passes would reward it). References are
+bytes up to the instance's scale, drawn from the instance's own seed. The statement
+states the instance's size bound (the largest size its generator was asked for,
+rounded up to 1, 2 or 5 times a power of ten) and shows its two smallest generated
+tests as examples. Expected outputs come from the efficient reference; every slow
+program must agree on every test small enough for it, and the buggy variant must fail
+at least one test (else the generated tests are drawn again from a new seed: tests
+that a plausible bug passes would reward it). References are
 our own trusted code, so they run in-process here; the judge runs them sandboxed
 in the calibration tests.
 
@@ -26,6 +28,7 @@ import pkgutil
 import random
 import sys
 from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 from functools import cache
 
 from codefrontier.judge.child import CALL_PRELUDE
@@ -34,8 +37,16 @@ from codefrontier.problems.schema import Problem, Test
 from codefrontier.suite.spec import FRAMINGS, Family, Instance
 
 DECADES = (1, 2, 3, 4, 5)
-# Two tests per decade d, aimed at [1.1, 2) * 10^d and [2.5, 4) * 10^d bytes.
-DECADE_TARGETS = ((1.1, 2.0), (2.5, 4.0))
+# Two tests per decade d, aimed at [1.05, 1.3) * 10^d and [1.3, 1.6) * 10^d bytes: the
+# largest test of a decade is 6.25 times shorter than the smallest of the next, so a
+# quadratic program's time grows 39-fold between them, and a slow program can pass one
+# decade within a third of the limit and need three limits on the next (its break
+# decade, spec.SlowProgram) on machines 3x apart in speed. Inputs of a few bytes cannot
+# be aimed that finely (one edge of a graph takes 8 to 16 bytes): decade 1's tests lie
+# in [10, 20) and [20, 30) bytes, 3.5 times below decade 2's, a gap that only programs
+# breaking at decade 2 (exponential ones) cross.
+DECADE_TARGETS = ((1.05, 1.3), (1.3, 1.6))
+FIRST_DECADE_TARGETS = ((1.0, 2.0), (2.0, 3.0))
 SLOW_CROSS_CHECK_BYTES = 2_000
 SPLITS = ("train", "eval")
 DEFAULT_INSTANCES = {"train": 4, "eval": 1}
@@ -118,8 +129,14 @@ def run_reference(instance: Instance, source: str, input_text: str) -> str:
     return stdout.buffer.getvalue().decode()
 
 
+@dataclass(frozen=True)
+class GeneratedInput:
+    text: str
+    size: int  # the size the generator was asked for (what the statement's bound bounds)
+
+
 def sized_input(instance: Instance, seed: str, low: int, high: int,
-                exclude: Collection[str] = ()) -> str:
+                exclude: Collection[str] = ()) -> GeneratedInput:
     """A generated input whose length in bytes lies in [low, high) and that is not in
     `exclude`.
 
@@ -128,21 +145,22 @@ def sized_input(instance: Instance, seed: str, low: int, high: int,
     a few reseeded tries cover the jumps.
     """
     for attempt in range(40):
-        text = _bisect_size(instance, f"{seed}:{attempt}", low, high)
-        if low <= len(text.encode()) < high and text not in exclude:
-            return text
+        made = _bisect_size(instance, f"{seed}:{attempt}", low, high)
+        if low <= len(made.text.encode()) < high and made.text not in exclude:
+            return made
     raise ValueError(f"{instance.problem_id}: the generator made no new input in "
                      f"[{low}, {high}) bytes")
 
 
-def _bisect_size(instance: Instance, seed: str, low: int, high: int) -> str:
-    def make(n: int) -> str:
-        return render_input(instance, instance.generate(random.Random(f"{seed}:{n}"), n))
+def _bisect_size(instance: Instance, seed: str, low: int, high: int) -> GeneratedInput:
+    def make(n: int) -> GeneratedInput:
+        raw = instance.generate(random.Random(f"{seed}:{n}"), n)
+        return GeneratedInput(render_input(instance, raw), n)
 
-    text = make(_size_hint(instance.family, low, high))  # usually right for every instance
-    if low <= len(text.encode()) < high:
-        return text
-    return make(_search_size(make, instance, low, high))
+    made = make(_size_hint(instance.family, low, high))  # usually right for every instance
+    if low <= len(made.text.encode()) < high:
+        return made
+    return make(_search_size(lambda n: make(n).text, instance, low, high))
 
 
 @cache
@@ -174,35 +192,51 @@ def _search_size(make, instance: Instance, low: int, high: int) -> int:
 
 
 def generated_inputs(instance: Instance, exclude: Collection[str] = (),
-                     draw: int = 0) -> list[str]:
-    """Two inputs per decade, smallest first, from the instance's seed (and the number of
-    the draw, when an earlier draw's tests let the buggy variant pass)."""
-    inputs: list[str] = []
-    for decade in DECADES:
-        for index, (low, high) in enumerate(DECADE_TARGETS):
+                     draw: int = 0) -> list[GeneratedInput]:
+    """Two inputs per decade up to the instance's scale, smallest first, from the
+    instance's seed (and the number of the draw, when an earlier draw's tests let the
+    buggy variant pass)."""
+    inputs: list[GeneratedInput] = []
+    for decade in range(1, instance.scale + 1):
+        targets = FIRST_DECADE_TARGETS if decade == 1 else DECADE_TARGETS
+        for index, (low, high) in enumerate(targets):
             seed = f"{instance.seed}:{decade}:{index}" + (f":draw{draw}" if draw else "")
             inputs.append(sized_input(instance, seed, int(low * 10**decade),
-                                      int(high * 10**decade), {*exclude, *inputs}))
+                                      int(high * 10**decade),
+                                      {*exclude, *(made.text for made in inputs)}))
     return inputs
+
+
+def size_bound(size: int) -> int:
+    """The constraint a statement states for inputs up to `size`: the next 1, 2 or 5
+    times a power of ten, as contest statements round theirs."""
+    power = 1
+    while True:
+        for step in (1, 2, 5):
+            if step * power >= size:
+                return step * power
+        power *= 10
 
 
 def make_test(instance: Instance, text: str) -> Test:
     expected = run_reference(instance, instance.efficient, text)
-    slow = instance.slow
-    if slow is not None and len(text.encode()) <= SLOW_CROSS_CHECK_BYTES:
-        answer = run_reference(instance, slow, text)
-        if not outputs_match(instance.family.kind, answer, expected):
-            raise AssertionError(f"{instance.problem_id}: slow and efficient references "
-                                 f"disagree on input {text[:80]!r}: {answer[:80]!r} vs "
-                                 f"{expected[:80]!r}")
+    for program in instance.family.slow:
+        # a cheap early check: far below its break decade (calibration runs the rest)
+        if len(text.encode()) < min(SLOW_CROSS_CHECK_BYTES, 10 ** program.break_decade // 4):
+            answer = run_reference(instance, instance.render(program.source), text)
+            if not outputs_match(instance.family.kind, answer, expected):
+                raise AssertionError(
+                    f"{instance.problem_id}: the {program.complexity} slow program and the "
+                    f"efficient reference disagree on input {text[:80]!r}: "
+                    f"{answer[:80]!r} vs {expected[:80]!r}")
     return Test(text, expected)
 
 
-def render_statement(instance: Instance, examples: list[Test]) -> str:
+def render_statement(instance: Instance, examples: list[Test], bound: int) -> str:
     framing = FRAMINGS[instance.framing]
     title = framing["title"].format(title=instance.family.title)
     parts = [title] if title else []
-    parts.append(instance.statement.strip())
+    parts.append(instance.statement(bound).strip())
     for number, test in enumerate(examples, start=1):
         if instance.family.kind == "call":
             parts.append(f"Example {number}\nArguments (one JSON value per line):\n{test.input}\n"
@@ -245,8 +279,8 @@ def _make_problem(instance: Instance, exclude_inputs: Collection[str]) -> Proble
     edge = [] if instance.split != "train" else [
         make_test(instance, render_input(instance, raw)) for raw in instance.edge_cases()]
     for draw in range(BUG_REVEALING_DRAWS):
-        generated = [make_test(instance, text)
-                     for text in generated_inputs(instance, exclude_inputs, draw)]
+        made = generated_inputs(instance, exclude_inputs, draw)
+        generated = [make_test(instance, m.text) for m in made]
         if reveals_the_bug(instance, [*edge, *generated]):
             break
     else:
@@ -255,7 +289,8 @@ def _make_problem(instance: Instance, exclude_inputs: Collection[str]) -> Proble
                          f"inputs that reveal it")
     return Problem(
         problem_id=instance.problem_id, title=family.title,
-        statement=render_statement(instance, generated[:EXAMPLES_SHOWN]),
+        statement=render_statement(instance, generated[:EXAMPLES_SHOWN],
+                                   size_bound(max(m.size for m in made))),
         difficulty=family.difficulty, source="bundled", kind=family.kind,
         func_name=instance.func_name, starter_code=instance.starter_code,
         time_limit_s=family.time_limit_s, memory_limit_mb=family.memory_limit_mb,

@@ -1,13 +1,14 @@
 """Checking the suite's limits with the real judge, by margins rather than by one verdict.
 
-A problem whose references sit near its time limit makes the optimization-failure
+A problem whose programs sit near its time limit makes the optimization-failure
 rate (the quantity under study) depend on the machine and its load. So, in CPU
 time, for every problem:
 - the efficient reference passes every test within a third of the limit;
-- the slow reference passes every test shorter than 100 bytes, fails by TLE or MLE
-  in the normal run, and needs at least three times the limit on the largest test
-  (measured with the limit raised to that much: it must still run out of time, or
-  of memory);
+- every slow program keeps its break decade d (spec.SlowProgram): it passes every
+  test shorter than 10^d bytes within a third of the limit, and the first test of
+  10^d bytes or more (the shortest it must fail) runs out of three times the limit
+  (or of memory). It is judged once, with the limit raised to three times, on the
+  tests in ascending order; the judge stops at its first failure;
 - the buggy variant fails.
 """
 
@@ -21,39 +22,83 @@ from codefrontier.problems.schema import Problem
 from codefrontier.suite.spec import Instance
 
 EFFICIENT_SHARE_OF_LIMIT = 1 / 3
-SLOW_LIMIT_FACTOR = 3.0  # the slow reference needs at least this many limits on the largest test
-SLOW_MUST_PASS_BYTES = 100  # the slow reference passes every test shorter than this
-RAISED_SUFFIX = "#largest-raised"
+SLOW_SHARE_OF_LIMIT = 1 / 3  # a slow program's time on every test below its break decade
+SLOW_LIMIT_FACTOR = 3.0  # ... and the limits it needs on the first test of that decade
+RAISED_SUFFIX = "#raised"
+
+
+@dataclass
+class SlowCheck:
+    """One slow program on one problem, judged under SLOW_LIMIT_FACTOR times the limit."""
+
+    complexity: str
+    break_decade: int
+    time_limit_s: float
+    verdicts: list[str]  # per test run, ascending input length
+    input_lens: list[int]  # every test of the problem, ascending
+    cpu_s: list[float]
+
+    def _runs(self):
+        return zip(self.verdicts, self.cpu_s, self.input_lens[:len(self.verdicts)],
+                   strict=True)
+
+    @property
+    def below(self) -> list[tuple[str, float]]:
+        """(verdict, CPU s) of the tests run that are shorter than 10^d bytes."""
+        return [(v, c) for v, c, n in self._runs() if n < 10 ** self.break_decade]
+
+    @property
+    def at_break(self) -> tuple[str, float] | None:
+        """(verdict, CPU s) on the first test of 10^d bytes or more, if one was run."""
+        return next(((v, c) for v, c, n in self._runs() if n >= 10 ** self.break_decade),
+                    None)
+
+    @property
+    def solves(self) -> bool:
+        """Whether every test of the problem is shorter than 10^d bytes (it solves it)."""
+        return all(n < 10 ** self.break_decade for n in self.input_lens)
+
+    @property
+    def problems(self) -> list[str]:
+        found = []
+        name = f"{self.complexity} program (break decade {self.break_decade})"
+        budget = self.time_limit_s * SLOW_SHARE_OF_LIMIT
+        for verdict, cpu in self.below:
+            if verdict != "AC" or cpu > budget:
+                found.append(f"{name} is {verdict} in {cpu:.2f} s below 10^"
+                             f"{self.break_decade} bytes (needs AC within {budget:.2f} s)")
+                break
+        at_break = self.at_break
+        if at_break is not None and at_break[0] not in ("TLE", "MLE"):
+            found.append(f"{name} finishes its first test of 10^{self.break_decade} bytes "
+                         f"({at_break[0]}, {at_break[1]:.2f} s), under {SLOW_LIMIT_FACTOR:g}× "
+                         f"the {self.time_limit_s:g} s limit")
+        return found
+
+    @property
+    def summary(self) -> str:
+        """`cubic 4: 0.03 s | ≥3×` (slowest below the break decade | first test at it)."""
+        slowest = max((c for _, c in self.below), default=0.0)
+        at_break = self.at_break
+        shown = ("solves" if at_break is None else f"≥{SLOW_LIMIT_FACTOR:g}×"
+                 if at_break[0] == "TLE" else at_break[0])
+        return f"{self.complexity} {self.break_decade}: {slowest:.2f} s | {shown}"
 
 
 @dataclass
 class Calibration:
     problem_id: str
+    scale: int
     time_limit_s: float
     efficient_outcome: str
     efficient_max_cpu_s: float
-    slow_outcome: str | None
-    slow_passed_up_to: int | None  # largest input length passed before failing
-    slow_largest_verdict: str | None  # on the largest test, under the raised limit
-    slow_largest_cpu_s: float | None  # ... and its CPU time (capped by the raised limit)
+    slow: list[SlowCheck]
     buggy_outcome: str | None
 
     @property
     def efficient_margin(self) -> float:
         """How many times the efficient reference's slowest test fits in the limit."""
         return self.time_limit_s / max(self.efficient_max_cpu_s, 1e-3)
-
-    @property
-    def slow_margin(self) -> str:
-        """The slow reference's CPU time on the largest test, in limits: `≥3×` when it ran
-        out of the raised limit, the measured ratio when it finished."""
-        if self.slow_largest_verdict is None:
-            return "-"
-        if self.slow_largest_verdict == "TLE":
-            return f"≥{SLOW_LIMIT_FACTOR:g}×"
-        if self.slow_largest_verdict == "MLE":
-            return "MLE"
-        return f"{self.slow_largest_cpu_s / self.time_limit_s:.1f}×"
 
     @property
     def problems(self) -> list[str]:
@@ -63,77 +108,66 @@ class Calibration:
         if self.efficient_max_cpu_s > self.time_limit_s * EFFICIENT_SHARE_OF_LIMIT:
             found.append(f"efficient reference takes {self.efficient_max_cpu_s:.2f} s of "
                          f"{self.time_limit_s:g} s (more than a third)")
-        if self.slow_outcome is not None:
-            if self.slow_outcome != "optimization_failure":
-                found.append(f"slow reference is {self.slow_outcome}")
-            if (self.slow_passed_up_to or 0) < SLOW_MUST_PASS_BYTES:
-                found.append(f"slow reference passes only up to {self.slow_passed_up_to} bytes")
-            if self.slow_largest_verdict not in ("TLE", "MLE"):
-                found.append(f"slow reference finishes the largest test in "
-                             f"{self.slow_largest_cpu_s:.2f} s, under {SLOW_LIMIT_FACTOR:g}× "
-                             f"the {self.time_limit_s:g} s limit ({self.slow_largest_verdict})")
+        for check in self.slow:
+            found += check.problems
         if self.buggy_outcome == "correct":
             found.append("buggy variant passes every test")
         return found
 
 
-def largest_test_with_raised_limit(problem: Problem) -> Problem:
-    """Only the largest test, with the time limit raised to SLOW_LIMIT_FACTOR times."""
-    largest = problem.tests_by_input_length()[-1]
-    return replace(problem, problem_id=problem.problem_id + RAISED_SUFFIX, tests=(largest,),
+def with_raised_limit(problem: Problem) -> Problem:
+    """The problem with its time limit raised SLOW_LIMIT_FACTOR times."""
+    return replace(problem, problem_id=problem.problem_id + RAISED_SUFFIX,
                    time_limit_s=problem.time_limit_s * SLOW_LIMIT_FACTOR)
 
 
 def calibrate(pairs: list[tuple[Instance, Problem]], pool: JudgePool) -> list[Calibration]:
-    """Judge each instance's efficient reference and buggy variant on its problem, and the
-    slow reference on the first instance of each family (knobs change constants and
-    names, not running times; the raised limit costs three limits per instance)."""
+    """Judge each instance's efficient reference (every test), its slow programs (under
+    the raised limit) and its buggy variant on its problem."""
     problems: dict[str, Problem] = {}
     samples: list[Sample] = []
-    slow_checked: set[str] = set()
     for spec, problem in pairs:
-        problems[problem.problem_id] = problem
+        raised = with_raised_limit(problem)
+        problems |= {problem.problem_id: problem, raised.problem_id: raised}
         samples.append(Sample(problem.problem_id, 0, code=spec.efficient))
-        if spec.slow is not None and spec.family.slug not in slow_checked:
-            slow_checked.add(spec.family.slug)
-            samples.append(Sample(problem.problem_id, 1, code=spec.slow))
-            raised = largest_test_with_raised_limit(problem)
-            problems[raised.problem_id] = raised
-            samples.append(Sample(raised.problem_id, 1, code=spec.slow))
+        samples += [Sample(raised.problem_id, 1 + number, code=source)
+                    for number, source in enumerate(spec.slow.values())]
         if spec.buggy is not None:
-            samples.append(Sample(problem.problem_id, 2, code=spec.buggy))
+            samples.append(Sample(problem.problem_id, -1, code=spec.buggy))
     # the long runs first, so that the pool's workers finish together
     samples.sort(key=lambda s: not s.problem_id.endswith(RAISED_SUFFIX))
-    efficient_runs = pool.judge(problems, [s for s in samples if s.sample_id == 0], all_tests=True)
-    other_runs = pool.judge(problems, [s for s in samples if s.sample_id != 0])
+    efficient_runs = pool.judge(problems, [s for s in samples if s.sample_id == 0],
+                                all_tests=True, progress=True)
+    other_runs = pool.judge(problems, [s for s in samples if s.sample_id != 0],
+                            progress=True)
     by_key = {(r.problem_id, r.sample_id): r for r in efficient_runs + other_runs}
     reports = []
-    for _, problem in pairs:
+    for spec, problem in pairs:
         pid = problem.problem_id
         efficient = by_key[(pid, 0)]
-        slow = by_key.get((pid, 1))
-        raised = by_key.get((pid + RAISED_SUFFIX, 1))
-        buggy = by_key.get((pid, 2))
+        slow = []
+        for number, program in enumerate(spec.family.slow):
+            run = by_key[(pid + RAISED_SUFFIX, 1 + number)]
+            slow.append(SlowCheck(program.complexity, program.break_decade,
+                                  problem.time_limit_s, run.verdicts,
+                                  run.input_lens, run.cpu_s))
+        buggy = by_key.get((pid, -1))
         reports.append(Calibration(
-            problem_id=pid, time_limit_s=problem.time_limit_s,
+            problem_id=pid, scale=spec.scale, time_limit_s=problem.time_limit_s,
             efficient_outcome=efficient.outcome, efficient_max_cpu_s=max(efficient.cpu_s),
-            slow_outcome=slow.outcome if slow else None,
-            slow_passed_up_to=slow.max_passed_input_len if slow else None,
-            slow_largest_verdict=raised.verdicts[0] if raised else None,
-            slow_largest_cpu_s=raised.cpu_s[0] if raised else None,
-            buggy_outcome=buggy.outcome if buggy else None))
+            slow=slow, buggy_outcome=buggy.outcome if buggy else None))
     return reports
 
 
 def calibration_table(reports: list[Calibration]) -> str:
     """The reports as a fixed-width table, one line per problem, and a summary line."""
-    lines = [f"{'problem':<34}{'limit s':>8}{'eff. cpu s':>11}{'limit/eff':>10}"
-             f"{'slow passes':>12}{'slow largest':>13}{'÷ limit':>8}  ok"]
+    lines = [f"{'problem':<34}{'scale':>6}{'limit s':>8}{'eff. cpu s':>11}{'limit/eff':>10}"
+             f"  slow (break decade: slowest below | first test at it)  ok"]
     for report in reports:
         lines.append(
-            f"{report.problem_id:<34}{report.time_limit_s:>8g}{report.efficient_max_cpu_s:>11.3f}"
-            f"{report.efficient_margin:>9.1f}×{report.slow_passed_up_to or '-':>12}"
-            f"{report.slow_largest_verdict or '-':>13}{report.slow_margin:>8}  "
+            f"{report.problem_id:<34}{report.scale:>6}{report.time_limit_s:>8g}"
+            f"{report.efficient_max_cpu_s:>11.3f}{report.efficient_margin:>9.1f}×  "
+            f"{'; '.join(check.summary for check in report.slow) or '-'}  "
             f"{'; '.join(report.problems) or 'yes'}")
     calibrated = sum(not report.problems for report in reports)
     lines.append(f"{calibrated} of {len(reports)} problems calibrated")
@@ -145,15 +179,22 @@ def calibration_pairs(split: str | None, count: int | None = None,
                       families: Collection[str] | None = None, knob_pool: int | None = None,
                       disjoint_from: Collection[str] = ()) -> list[tuple[Instance, Problem]]:
     """The instances to calibrate with their problems: without a split, the first train
-    instance of each family; with one, every instance of that build, as `problems build`
-    makes it (tests drawn again where `disjoint_from`'s problems have their input)."""
+    instance of each family at the largest scale (tests in every decade); with one,
+    every instance of that build, as `problems build` makes it (tests drawn again where
+    `disjoint_from`'s problems have their input)."""
     from codefrontier.problems.sources import test_inputs
-    from codefrontier.suite.build import build_bundled, instances, load_families, to_problem
+    from codefrontier.suite.build import (
+        DECADES,
+        build_bundled,
+        instances,
+        load_families,
+        to_problem,
+    )
 
     if split is None:
         chosen = [f for f in load_families() if not families or f.slug in families]
-        return [(instance, to_problem(instance))
-                for instance in (family.instance("train", 0) for family in chosen)]
+        probes = [replace(family.instance("train", 0), scale=max(DECADES)) for family in chosen]
+        return [(instance, to_problem(instance)) for instance in probes]
     selection = (split, count, difficulties, families, knob_pool)
     return list(zip(instances(*selection),
                     build_bundled(split, count, test_inputs(list(disjoint_from)),

@@ -1,7 +1,7 @@
 """SFT examples from the bundled families, one per setting and reference program.
 
-For every train instance and each of its references (efficient and slow), one
-example per setting:
+For every train instance and each of its programs (the efficient reference and each
+slow program), one example per setting:
 
 * reasoning: a one-sentence plan that fits the program, then the fenced program;
 * tool_use: the plan and a `python` call that runs the program on the statement's
@@ -16,13 +16,13 @@ real run fails on the example, and the model fixes it: the final fenced program
 submission (agentic). Without them the model never sees a failed run in SFT, and
 after its first failure it has no way to go on.
 
-With repairs (`with_repairs`), each instance with a slow reference also gives one
-reasoning conversation in the format of repair (repair.py): the slow program as the
-model's first answer, the feedback on its real judgement on the instance's hidden tests
-(it exceeds the time limit on the largest; judged on the tests whose verdicts the
-calibration makes certain, so that the data are the same on every machine), and the
-efficient program as the second answer. Without it the SFT policy has never seen a
-turn after its answer, and answers feedback with noise.
+With repairs (`with_repairs`), each instance that one of its slow programs fails (its
+tests reach the program's break decade) also gives one reasoning conversation in the
+format of repair (repair.py): that slow program as the model's first answer (picked by
+the instance's seed among those that fail), the feedback on its real judgement on the
+instance's hidden tests (its break decade makes the verdicts the same on every
+machine), and the efficient program as the second answer. Without it the SFT policy
+has never seen a turn after its answer, and answers feedback with noise.
 
 A fix or repair conversation trains its failed first attempt too, unless
 `mask_failed_attempts` makes it context (`context_turns`). Trained, the broken drafts
@@ -40,7 +40,7 @@ apart, in every setting's protocol.
 Schema (parquet; conversations that train/sft.py trains on the assistant turns after
 their first `context_turns` messages only):
     problem_id   str
-    variant      str   efficient | slow
+    variant      str   efficient | slow:<complexity> (e.g. slow:cubic) | repair
     setting      str   reasoning | tool_use | agentic
     messages     str   JSON list of messages: system, user, assistant (with
                        tool_calls), tool, ...
@@ -103,41 +103,34 @@ def _pick(options: tuple, key: str):
 
 
 
-def certain_tests(problem):
-    """The problem with only the tests whose verdict on the slow reference the suite's
-    calibration makes certain on any machine: those shorter than 100 bytes, which it
-    passes in milliseconds, and the largest, on which it needs at least three time
-    limits. Judged on every test, the slow reference's first time-out falls on a test
-    it finishes in about the limit now and then, and its feedback, the SFT data, the
-    tokenizer trained on them and so every checkpoint differed between two runs."""
-    from dataclasses import replace
-
-    from codefrontier.suite.calibrate import SLOW_MUST_PASS_BYTES
-
-    tests = problem.tests_by_input_length()
-    small = [t for t in tests[:-1] if t.input_len < SLOW_MUST_PASS_BYTES]
-    return replace(problem, tests=(*small, tests[-1]))
+def failing_slow_program(problem, instance: Instance) -> str | None:
+    """A slow program that the problem's tests reach the break decade of (picked by the
+    instance's seed), or None when every slow program solves the problem."""
+    longest = max(test.input_len for test in problem.tests)
+    failing = [instance.render(p.source) for p in instance.family.slow
+               if longest >= 10 ** p.break_decade]
+    return _pick(tuple(failing), instance.seed + "repair-slow") if failing else None
 
 
 def repair_turns(problem, instance: Instance, pool) -> list[dict] | None:
-    """The slow reference, the feedback on its judgement, the efficient reference; None
-    when the slow reference passes every test (nothing to repair)."""
+    """A failing slow program, the feedback on its judgement, the efficient reference;
+    None when every slow program solves the problem (nothing to repair)."""
     from dataclasses import asdict
 
     from codefrontier.evaluate.feedback import judged_feedback
     from codefrontier.evaluate.repair import repair_conversation
     from codefrontier.judge import Sample
 
-    result = pool.judge_one(certain_tests(problem),
-                            Sample(problem.problem_id, 0, code=instance.slow))
-    if result.outcome == "correct":
+    slow = failing_slow_program(problem, instance)
+    if slow is None:
         return None
+    result = pool.judge_one(problem, Sample(problem.problem_id, 0, code=slow))
     if result.outcome != "optimization_failure":
-        raise RuntimeError(f"{problem.problem_id}: the slow reference is a "
-                           f"{result.outcome}, not an optimization failure")
-    feedback = judged_feedback(pool, problem, instance.slow, asdict(result))
+        raise RuntimeError(f"{problem.problem_id}: a slow program past its break decade "
+                           f"is a {result.outcome}, not an optimization failure")
+    feedback = judged_feedback(pool, problem, slow, asdict(result))
     plan = _pick(EFFICIENT_PLANS, instance.seed + "repair")
-    conversation = repair_conversation(problem, instance.slow, feedback)
+    conversation = repair_conversation(problem, slow, feedback)
     return [*conversation[2:], {"role": "assistant",
                                 "content": reasoning.answer(plan, instance.efficient)}]
 
@@ -145,7 +138,7 @@ def repair_turns(problem, instance: Instance, pool) -> list[dict] | None:
 def sft_records(instance: Instance, settings: Collection[str] = ("reasoning",),
                 pool=None, with_fixes: bool = False, with_repairs: bool = False,
                 mask_failed_attempts: bool = False) -> list[dict]:
-    """One example per setting and reference program of the instance; with fixes, one
+    """One example per setting and program (efficient, each slow) of the instance; with fixes, one
     more per multi-turn setting whose broken first draft gets fixed (the reference and
     the way the draft is broken picked by the instance's seed); with repairs, one repair
     of the slow reference (reasoning); the failed first attempts of these are context
@@ -153,8 +146,8 @@ def sft_records(instance: Instance, settings: Collection[str] = ("reasoning",),
     problem = to_problem(instance)
     failed_attempt = FAILED_ATTEMPT_TURNS if mask_failed_attempts else 0
     variants = [("efficient", instance.efficient, EFFICIENT_PLANS)]
-    if instance.slow is not None:
-        variants.append(("slow", instance.slow, SLOW_PLANS))
+    variants += [(f"slow:{complexity}", program, SLOW_PLANS)
+                 for complexity, program in instance.slow.items()]
     records = []
     for setting_name in settings:
         for name, program, plans in variants:
@@ -170,7 +163,7 @@ def sft_records(instance: Instance, settings: Collection[str] = ("reasoning",),
                              context=failed_attempt)
             if record is not None:
                 records.append(record)
-        if with_repairs and setting_name == "reasoning" and instance.slow is not None:
+        if with_repairs and setting_name == "reasoning" and instance.slow:
             record = _record(problem, setting_name, "repair",
                              lambda _: repair_turns(problem, instance, pool), pool,
                              context=failed_attempt)
@@ -212,7 +205,7 @@ def build_sft(split: str = "train", count: int | None = None,
               settings: Collection[str] = ("reasoning",),
               with_fixes: bool = False, with_repairs: bool = False,
               mask_failed_attempts: bool = False, workers: int = 1) -> list[dict]:
-    """One example per setting and reference (efficient, slow) for each of `count`
+    """One example per setting and program (efficient, each slow) for each of `count`
     instances per family (of the given difficulties and slugs), with fixes one fix
     conversation per multi-turn setting, with repairs one repair conversation. The
     tool-use examples and the repairs run their programs in a judge pool, the agentic

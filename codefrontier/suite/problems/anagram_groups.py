@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -66,7 +66,7 @@ n = int(data[0])
 groups = Counter("".join(sorted(w)) for w in data[1:1 + n])
 print(sum(1 for c in groups.values() if c >= $k))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 words = input().split()
 representatives = []
@@ -74,7 +74,7 @@ for w in words:
     if not any(sorted(w) == sorted(r) for r in representatives):
         representatives.append(w)
 print(sum(1 for r in representatives if sum(sorted(w) == sorted(r) for w in words) >= $k))
-""",
+""", 5),),
     buggy="""\
 import sys
 from collections import Counter

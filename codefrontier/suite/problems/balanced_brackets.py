@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 ALL_PAIRS = ("()", "[]", "{}", "<>")
 ANSWERS = (("YES", "NO"), ("Yes", "No"), ("balanced", "unbalanced"), ("1", "0"),
@@ -84,7 +84,7 @@ for c in s:
         break
 print("$yes" if ok and not stack else "$no")
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 s = input().strip()
 pairs = "$pairs"
 while True:
@@ -95,7 +95,7 @@ while True:
         break
     s = shorter
 print("$yes" if not s else "$no")
-""",
+""", 5),),
     buggy="""\
 s = input().strip()
 pairs = "$pairs"

@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -75,7 +75,7 @@ for x, y in points:
     insort(window, (y, x))
 print(best)
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 points = [tuple(map(int, input().split())) for _ in range(n)]
 best = None
@@ -85,7 +85,7 @@ for i in range(n):
         if best is None or d < best:
             best = d
 print(best)
-""",
+""", 5),),
     buggy="""\
 import sys
 

@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -66,7 +66,7 @@ for i in range(m):
     out.append(groups * $c)
 print(" ".join(map(str, out)))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n, m = map(int, input().split())
 label = list(range(n + 1))
 groups = n
@@ -81,7 +81,7 @@ for i in range(m):
         groups -= 1
     out.append(groups * $c)
 print(*out)
-""",
+""", 5),),
     buggy="""\
 import sys
 

@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import ints, line
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -56,7 +56,7 @@ n, q = int(data[0]), int(data[1])
 a = sorted(map(int, data[2:2 + n]))
 print(" ".join(str(bisect_right(a, int(x) - $d)) for x in data[2 + n:2 + n + q]))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n, q = map(int, input().split())
 a = list(map(int, input().split()))
 queries = list(map(int, input().split()))
@@ -68,7 +68,7 @@ for x in queries:
             count += 1
     answers.append(count)
 print(*answers)
-""",
+""", 5),),
     buggy="""\
 import sys
 from bisect import bisect_left

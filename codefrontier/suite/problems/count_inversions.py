@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -64,11 +64,11 @@ data = sys.stdin.buffer.read().split()
 n = int(data[0])
 print(sort_count([${sign}int(x) for x in data[1:1 + n]])[1] % $m)
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 a = list(map(int, input().split()))
 print(sum(1 for i in range(n) for j in range(i + 1, n) if a[i] $op a[j]) % $m)
-""",
+""", 5),),
     buggy="""\
 import sys
 

@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import ints
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -60,11 +60,11 @@ class Solution:
                 i += i & -i
         return counts[::-1]
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 class Solution:
     def ${func}(self, nums: List[int]) -> List[int]:
         return [sum(1 for y in nums[i + 1:] if y <= x - $d) for i, x in enumerate(nums)]
-""",
+""", 5),),
     buggy="""\
 class Solution:
     def ${func}(self, nums: List[int]) -> List[int]:

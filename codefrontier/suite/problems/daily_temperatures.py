@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -46,7 +46,7 @@ class Solution:
             stack.append(i)
         return answer
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 class Solution:
     def ${func}(self, temperatures: List[int]) -> List[int]:
         n = len(temperatures)
@@ -57,7 +57,7 @@ class Solution:
                     answer[i] = j - i
                     break
         return answer
-""",
+""", 5),),
     buggy="""\
 class Solution:
     def ${func}(self, temperatures: List[int]) -> List[int]:

@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import array_and_queries, ints, range_queries
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -81,7 +81,7 @@ for r, l, index in queries:
     answers[index] = prefix(r) - prefix(l - 1)
 print("\\n".join(map(str, answers)))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n, q = map(int, input().split())
 a = [int(x) % $m for x in input().split()]
 for _ in range(q):
@@ -90,7 +90,7 @@ for _ in range(q):
     for i in range(l - 1, r):
         seen.add(a[i])
     print(len(seen))
-""",
+""", 5),),
     buggy="""\
 import sys
 from itertools import accumulate

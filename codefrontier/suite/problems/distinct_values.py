@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -36,7 +36,7 @@ data = sys.stdin.buffer.read().split()
 n = int(data[0])
 print(len({int(x) % $m for x in data[1:1 + n]}))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 a = list(map(int, input().split()))
 seen = []
@@ -44,7 +44,7 @@ for v in a:
     if v % $m not in seen:
         seen.append(v % $m)
 print(len(seen))
-""",
+""", 5),),
     buggy="""\
 from collections import Counter
 n = int(input())

@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -71,7 +71,7 @@ for _ in range(q):
     out.append(prefix[r2][c2] - prefix[r1 - 1][c2] - prefix[r2][c1 - 1] + prefix[r1 - 1][c1 - 1])
 print("\\n".join(map(str, out)))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 h, w, q = map(int, input().split())
 grid = [list(map(int, input().split())) for _ in range(h)]
 for _ in range(q):
@@ -82,7 +82,7 @@ for _ in range(q):
             if grid[r][c] >= $t:
                 total += grid[r][c]
     print(total)
-""",
+""", 5),),
     buggy="""\
 import sys
 

@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import ints, line
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -48,13 +48,13 @@ data = sys.stdin.buffer.read().split()
 n, k = int(data[0]), int(data[1])
 print(sorted(int(x) % $m for x in data[2:2 + n])[k - $base])
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n, k = map(int, input().split())
 a = [int(x) % $m for x in input().split()]
 for _ in range(k - $base):
     a.remove(min(a))
 print(min(a))
-""",
+""", 5),),
     buggy="""\
 import sys
 

@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -52,7 +52,7 @@ for i, h in enumerate(heights):
     stack.append(i)
 print(best * $w)
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 h = list(map(int, input().split()))
 best = 0
@@ -62,7 +62,7 @@ for i in range(n):
         low = min(low, h[j])
         best = max(best, low * (j - i + 1))
 print(best * $w)
-""",
+""", 5),),
     buggy="""\
 import sys
 

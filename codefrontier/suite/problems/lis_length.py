@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -58,7 +58,7 @@ for v in map(int, data[1:1 + n]):
         tails[i] = v
 print(len(tails))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 a = list(map(int, input().split()))
 best = [1] * n
@@ -67,7 +67,7 @@ for i in range(n):
         if a[j] + $d <= a[i] and best[j] + 1 > best[i]:
             best[i] = best[j] + 1
 print(max(best))
-""",
+""", 5),),
     buggy="""\
 import sys
 from bisect import bisect_left

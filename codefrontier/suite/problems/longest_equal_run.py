@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -64,7 +64,7 @@ for c in s:
     best = max(best, current)
 print(best)
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 s = input().strip()
 best = 0
 for i in range(len(s)):
@@ -73,7 +73,7 @@ for i in range(len(s)):
         j += 1
     best = max(best, j - i)
 print(best)
-""",
+""", 5),),
     buggy="""\
 s = input().strip()
 best = current = 0

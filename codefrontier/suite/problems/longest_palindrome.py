@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -53,7 +53,7 @@ for i in range(1, len(t) - 1):
 i = radius.index(max(radius))
 print(radius[i], (i - radius[i] - 1) // 2 + $base)
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 s = input().strip()
 best = start = 0
 for centre in range(2 * len(s) - 1):
@@ -64,7 +64,7 @@ for centre in range(2 * len(s) - 1):
     if right - left - 1 > best:
         best, start = right - left - 1, left + 1
 print(best, start + $base)
-""",
+""", 5),),
     buggy="""\
 s = input().strip()
 best, start = 1, 0

@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -65,7 +65,7 @@ while queue:
             queue.append(v)
 print(max(best[1:]))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n, m = map(int, input().split())
 edges = [tuple(map(int, input().split())) for _ in range(m)]
 best = [$r] * (n + 1)
@@ -77,7 +77,7 @@ while changed:
             best[v] = best[u] + w + $r
             changed = True
 print(max(best[1:]))
-""",
+""", 5),),
     buggy="""\
 import sys
 

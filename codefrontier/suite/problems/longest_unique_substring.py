@@ -1,6 +1,6 @@
 import string
 
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 CHARS = string.ascii_lowercase + string.ascii_uppercase + string.digits + string.punctuation
 
@@ -50,7 +50,7 @@ class Solution:
             best = max(best, i - start + 1)
         return best
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 class Solution:
     def ${func}(self, s: str) -> int:
         best = 0
@@ -63,7 +63,7 @@ class Solution:
                 if allowed:
                     best = max(best, j - i + 1)
         return best
-""",
+""", 5),),
     buggy="""\
 class Solution:
     def ${func}(self, s: str) -> int:

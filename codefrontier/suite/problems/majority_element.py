@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -55,7 +55,7 @@ class Solution:
         count = Counter(nums)
         return sorted(x for x, c in count.items() if c * $k > len(nums))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 class Solution:
     def ${func}(self, nums: List[int]) -> List[int]:
         found = []
@@ -67,7 +67,7 @@ class Solution:
             if count * $k > len(nums) and x not in found:
                 found.append(x)
         return sorted(found)
-""",
+""", 5),),
     buggy="""\
 class Solution:
     def ${func}(self, nums: List[int]) -> List[int]:

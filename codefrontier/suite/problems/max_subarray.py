@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import ints
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -18,6 +18,7 @@ FAMILY = Family(
     title="Maximum subarray sum",
     difficulty="easy",
     kind="call",
+    time_limit_s=1.5,
     knobs=knobs,
     func_names=("maxSubArray", "bestSegment", "maxNetSum", "maxSubarrayValue"),
     starter_code="class Solution:\n    def ${func}(self, nums: List[int]) -> int:\n        ",
@@ -27,18 +28,18 @@ Given an integer array nums, choose a non-empty contiguous subarray; its value
 is the sum of its elements minus $c for each element it contains. Return the
 largest possible value.
 
-Constraints: 1 <= len(nums) <= 10^5, -10^4 <= nums[i] <= 10^4.""",
+Constraints: 1 <= len(nums) <= $max_n, -10^4 <= nums[i] <= 10^4.""",
         """\
 nums[i] is what a market stall takes on day i. Renting the stall costs $c per
 day, and it must be rented for one or more consecutive days. Return the largest
 possible takings minus rent (it may be negative).
 
-Constraints: 1 <= len(nums) <= 10^5, -10^4 <= nums[i] <= 10^4.""",
+Constraints: 1 <= len(nums) <= $max_n, -10^4 <= nums[i] <= 10^4.""",
         """\
 Return the maximum, over all non-empty contiguous subarrays of nums, of
 (sum of the subarray) - $c * (length of the subarray).
 
-Constraints: 1 <= len(nums) <= 10^5, -10^4 <= nums[i] <= 10^4.""",
+Constraints: 1 <= len(nums) <= $max_n, -10^4 <= nums[i] <= 10^4.""",
     ),
     efficient="""\
 class Solution:
@@ -50,7 +51,35 @@ class Solution:
             best = max(best, current)
         return best
 """,
-    slow="""\
+    slow=(
+        # every subarray as a recursion without memo: best(i, j) tries dropping either end
+        SlowProgram("exponential", """\
+class Solution:
+    def ${func}(self, nums: List[int]) -> int:
+        nums = [x - $c for x in nums]
+
+        def best(i, j):
+            whole = sum(nums[i:j + 1])
+            if i == j:
+                return whole
+            return max(whole, best(i + 1, j), best(i, j - 1))
+
+        return best(0, len(nums) - 1)
+""", 2),
+        SlowProgram("cubic", """\
+class Solution:
+    def ${func}(self, nums: List[int]) -> int:
+        nums = [x - $c for x in nums]
+        best = nums[0]
+        for i in range(len(nums)):
+            for j in range(i, len(nums)):
+                total = 0
+                for k in range(i, j + 1):
+                    total += nums[k]
+                best = max(best, total)
+        return best
+""", 4),
+        SlowProgram("quadratic", """\
 class Solution:
     def ${func}(self, nums: List[int]) -> int:
         nums = [x - $c for x in nums]
@@ -59,9 +88,11 @@ class Solution:
             total = 0
             for j in range(i, len(nums)):
                 total += nums[j]
-                best = max(best, total)
+                if total > best:
+                    best = total
         return best
-""",
+""", 5),
+    ),
     buggy="""\
 class Solution:
     def ${func}(self, nums: List[int]) -> int:

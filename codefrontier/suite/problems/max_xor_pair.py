@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -50,7 +50,7 @@ for bit in range($b - 1, -1, -1):
         best = candidate
 print(best)
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 a = [int(x) % (1 << $b) for x in input().split()]
 best = 0
@@ -59,7 +59,7 @@ for i in range(n):
         if a[i] ^ a[j] > best:
             best = a[i] ^ a[j]
 print(best)
-""",
+""", 5),),
     buggy="""\
 import sys
 

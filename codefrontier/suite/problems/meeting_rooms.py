@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -59,14 +59,14 @@ class Solution:
             best = max(best, rooms)
         return best
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 class Solution:
     def ${func}(self, intervals: List[List[int]]) -> int:
         best = 0
         for s, _ in intervals:
             best = max(best, sum(1 for a, b in intervals if a <= s < b + $c))
         return best
-""",
+""", 5),),
     buggy="""\
 class Solution:
     def ${func}(self, intervals: List[List[int]]) -> int:

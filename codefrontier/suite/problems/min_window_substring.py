@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -63,7 +63,7 @@ class Solution:
                 left += 1
         return "" if best[1] == float("inf") else s[best[0]:best[1]]
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 class Solution:
     def ${func}(self, s: str, t: str) -> str:
         need = Counter(t * $k)
@@ -77,7 +77,7 @@ class Solution:
                         best = s[i:j + 1]
                     break
         return best
-""",
+""", 5),),
     buggy="""\
 class Solution:
     def ${func}(self, s: str, t: str) -> str:

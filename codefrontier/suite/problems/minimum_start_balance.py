@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import ints, line
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -48,7 +48,7 @@ for v in map(int, data[1:1 + n]):
     lowest = min(lowest, balance)
 print($m - lowest)
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 a = list(map(int, input().split()))
 need = $m
@@ -58,7 +58,7 @@ for i in range(n):
         total += a[j]
     need = max(need, $m - total)
 print(need)
-""",
+""", 5),),
     buggy="""\
 import sys
 

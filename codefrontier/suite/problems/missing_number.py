@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -57,7 +57,7 @@ data = sys.stdin.buffer.read().split()
 n = int(data[0])
 print(n * (2 * $a + n - 1) // 2 - sum(map(int, data[1:])))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 import sys
 
 data = sys.stdin.read().split()
@@ -67,7 +67,7 @@ for k in range($a, $a + n):
     if k not in present:
         print(k)
         break
-""",
+""", 5),),
     buggy="""\
 import sys
 

@@ -1,7 +1,7 @@
 from collections import Counter
 
 from codefrontier.suite.gen import ints, line
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -64,7 +64,7 @@ counts = Counter(int(x) % $m for x in data[1:1 + n])
 top = max(counts.values())
 print($pick(v for v, c in counts.items() if c == top))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 a = [int(x) % $m for x in input().split()]
 best, best_count = None, 0
@@ -73,7 +73,7 @@ for v in a:
     if c > best_count or (c == best_count and v $cmp best):
         best, best_count = v, c
 print(best)
-""",
+""", 5),),
     buggy="""\
 from collections import Counter
 n = int(input())

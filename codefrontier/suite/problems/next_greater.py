@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -50,7 +50,7 @@ for i, v in enumerate(a):
     stack.append(i)
 print(" ".join(map(str, answer)))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 a = list(map(int, input().split()))
 answer = []
@@ -62,7 +62,7 @@ for i in range(n):
             break
     answer.append(found)
 print(*answer)
-""",
+""", 5),),
     buggy="""\
 import sys
 

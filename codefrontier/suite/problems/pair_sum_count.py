@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -58,7 +58,7 @@ def main():
 
 main()
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 a = list(map(int, input().split()))
 count = 0
@@ -67,7 +67,7 @@ for i in range(n):
         if a[i] + a[j] == $t:
             count += 1
 print(count)
-""",
+""", 5),),
     buggy="""\
 import sys
 data = sys.stdin.read().split()

@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import ints, line
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -47,11 +47,11 @@ for v in map(int, data[1:1 + n]):
     seen[r] += 1
 print(pairs)
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 a = list(map(int, input().split()))
 print(sum(1 for i in range(n) for j in range(i + 1, n) if (a[i] + a[j]) % $k == 0))
-""",
+""", 5),),
     buggy="""\
 import sys
 

@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -68,7 +68,7 @@ for i in range(1, len(combined)):
         count += 1
 print(count)
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 text = input().strip()
 pattern = input().strip()
 count = 0
@@ -81,7 +81,7 @@ for i in range(0, len(text) - len(pattern) + 1, $d):
     if match:
         count += 1
 print(count)
-""",
+""", 5),),
     buggy="""\
 text = input().strip()
 pattern = input().strip()

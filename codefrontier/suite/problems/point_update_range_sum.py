@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import ints, line
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -94,7 +94,7 @@ for _ in range(q):
         out.append((prefix(y + 1 - $base) - prefix(x - 1)) % $m)
 print("\\n".join(map(str, out)))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n, q = map(int, input().split())
 a = [0] * $base + list(map(int, input().split()))
 for _ in range(q):
@@ -106,7 +106,7 @@ for _ in range(q):
         for i in range(x, y + 1):
             total += a[i]
         print(total % $m)
-""",
+""", 5),),
     buggy="""\
 import sys
 from itertools import accumulate

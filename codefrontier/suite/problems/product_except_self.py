@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import ints
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -62,7 +62,7 @@ class Solution:
             running = running * nums[i] % mod
         return answer
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 class Solution:
     def ${func}(self, nums: List[int]) -> List[int]:
         mod = $mod
@@ -74,7 +74,7 @@ class Solution:
                     product = product * nums[j] % mod
             answer.append(product)
         return answer
-""",
+""", 5),),
     buggy="""\
 class Solution:
     def ${func}(self, nums: List[int]) -> List[int]:

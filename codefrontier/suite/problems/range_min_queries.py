@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import array_and_queries, ints, range_queries
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -72,7 +72,7 @@ for _ in range(q):
     out.append(min(row[l], row[r - (1 << k)]))
 print("\\n".join(map(str, out)))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n, q = map(int, input().split())
 a = list(map(int, input().split()))
 for _ in range(q):
@@ -82,7 +82,7 @@ for _ in range(q):
         if a[i] < low:
             low = a[i]
     print(low)
-""",
+""", 5),),
     buggy="""\
 import sys
 

@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import array_and_queries, ints, range_queries
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -59,7 +59,7 @@ for _ in range(q):
     out.append((prefix[r + 1] - prefix[l]) % $m)
 print("\\n".join(map(str, out)))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n, q = map(int, input().split())
 a = list(map(int, input().split()))
 for _ in range(q):
@@ -68,7 +68,7 @@ for _ in range(q):
     for i in range(l - $base, r + 1 - $base):
         total += a[i]
     print(total % $m)
-""",
+""", 5),),
     buggy="""\
 import sys
 from itertools import accumulate

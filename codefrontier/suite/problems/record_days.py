@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -49,11 +49,11 @@ for t in map(int, data[1:1 + n]):
     best = max(best, t)
 print(records)
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 t = list(map(int, input().split()))
 print(sum(1 for i in range(n) if all(t[i] - t[j] > $d for j in range(i))))
-""",
+""", 5),),
     buggy="""\
 import sys
 

@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -58,7 +58,7 @@ data = sys.stdin.buffer.read().split()
 n = int(data[0])
 print(solve(list(map(int, data[1:1 + n])))[1])
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 a = list(map(int, input().split()))
 count = 0
@@ -67,7 +67,7 @@ for i in range(n):
         if a[i] > $c * a[j]:
             count += 1
 print(count)
-""",
+""", 5),),
     buggy="""\
 import sys
 

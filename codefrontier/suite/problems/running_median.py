@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import array_input
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -62,7 +62,7 @@ for i, v in enumerate(map(int, data[1:1 + n]), 1):
     out.append(-low[0])
 print(" ".join(map(str, out)))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 a = list(map(int, input().split()))
 out = []
@@ -70,7 +70,7 @@ for i in range(1, n + 1):
     prefix = sorted(a[:i])
     out.append(prefix[(i * $p + 99) // 100 - 1])
 print(*out)
-""",
+""", 5),),
     buggy="""\
 import sys
 import heapq

@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -77,7 +77,7 @@ while heap:
             heapq.heappush(heap, (d + w, v))
 print(" ".join(str(d) if d < INF else "-1" for d in dist[1:]))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n, m = map(int, input().split())
 edges = [tuple(map(int, input().split())) for _ in range(m)]
 INF = float("inf")
@@ -92,7 +92,7 @@ for _ in range(n - 1):
     if not changed:
         break
 print(*[d if d < INF else -1 for d in dist[1:]])
-""",
+""", 5),),
     buggy="""\
 import sys
 from collections import deque

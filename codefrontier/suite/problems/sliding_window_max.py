@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import ints, line
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -61,7 +61,7 @@ for i, v in enumerate(a):
         out.append(a[window[0]])
 print(sum(out) % $m)
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n, k = map(int, input().split())
 a = list(map(int, input().split()))
 out = []
@@ -72,7 +72,7 @@ for i in range(n - k + 1):
             best = a[j]
     out.append(best)
 print(sum(out) % $m)
-""",
+""", 5),),
     buggy="""\
 import sys
 

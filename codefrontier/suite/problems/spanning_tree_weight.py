@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -76,7 +76,7 @@ for w, u, v in edges:
         total += w + $fee
 print(total)
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n, m = map(int, input().split())
 edges = [tuple(map(int, input().split())) for _ in range(m)]
 in_tree = [False] * (n + 1)
@@ -90,7 +90,7 @@ for _ in range(n - 1):
     in_tree[best[0]] = in_tree[best[1]] = True
     total += best[2] + $fee
 print(total)
-""",
+""", 5),),
     buggy="""\
 import sys
 

@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import ints
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -55,7 +55,7 @@ class Solution:
             best = max(best, p - lowest - $fee)
         return best
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 class Solution:
     def ${func}(self, prices: List[int]) -> int:
         best = 0
@@ -63,7 +63,7 @@ class Solution:
             for j in range(i + 1, len(prices)):
                 best = max(best, prices[j] - prices[i] - $fee)
         return best
-""",
+""", 5),),
     buggy="""\
 class Solution:
     def ${func}(self, prices: List[int]) -> int:

@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import ints
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -53,7 +53,7 @@ class Solution:
             seen[total] = seen.get(total, 0) + 1
         return count
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 class Solution:
     def ${func}(self, nums: List[int]) -> int:
         count = 0
@@ -64,7 +64,7 @@ class Solution:
                 if total == $k:
                     count += 1
         return count
-""",
+""", 5),),
     buggy="""\
 class Solution:
     def ${func}(self, nums: List[int]) -> int:

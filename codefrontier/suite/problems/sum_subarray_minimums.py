@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import ints
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -53,7 +53,7 @@ class Solution:
             stack.append(i)
         return sum(arr[i] * left[i] * right[i] for i in range(n)) % mod
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 class Solution:
     def ${func}(self, arr: List[int]) -> int:
         total = 0
@@ -63,7 +63,7 @@ class Solution:
                 low = min(low, arr[j])
                 total += low
         return total % $m
-""",
+""", 5),),
     buggy="""\
 class Solution:
     def ${func}(self, arr: List[int]) -> int:

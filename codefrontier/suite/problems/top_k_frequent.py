@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -39,7 +39,7 @@ class Solution:
         counts = Counter(nums)
         return sorted(counts, key=lambda v: (-counts[v], v))[:$k]
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 class Solution:
     def ${func}(self, nums: List[int]) -> List[int]:
         remaining = list(set(nums))
@@ -53,7 +53,7 @@ class Solution:
             chosen.append(best[1])
             remaining.remove(best[1])
         return chosen
-""",
+""", 5),),
     buggy="""\
 class Solution:
     def ${func}(self, nums: List[int]) -> List[int]:

@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -81,7 +81,7 @@ while ready:
             heapq.heappush(ready, v)
 print(" ".join(map(str, order)))
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n, m = map(int, input().split())
 edges = [tuple(map(int, input().split())) for _ in range(m)]
 needs = [0] * (n + $first)
@@ -97,7 +97,7 @@ for _ in range(n):
         if a == u:
             needs[b] -= 1
 print(*order)
-""",
+""", 5),),
     buggy="""\
 import sys
 from collections import deque

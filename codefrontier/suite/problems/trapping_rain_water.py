@@ -1,5 +1,5 @@
 from codefrontier.suite.gen import ints
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def knobs(rng):
@@ -48,7 +48,7 @@ class Solution:
                 right -= 1
         return water
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 class Solution:
     def ${func}(self, height: List[int]) -> int:
         height = [$wall] + height + [$wall]
@@ -56,7 +56,7 @@ class Solution:
         for i in range(len(height)):
             water += min(max(height[:i + 1]), max(height[i:])) - height[i]
         return water
-""",
+""", 5),),
     buggy="""\
 class Solution:
     def ${func}(self, height: List[int]) -> int:

@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -56,7 +56,7 @@ class Solution:
             where[x] = j
         return []
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 class Solution:
     def ${func}(self, nums: List[int], target: int) -> List[int]:
         for i in range(len(nums)):
@@ -64,7 +64,7 @@ class Solution:
                 if nums[i] + nums[j] == target:
                     return [i + $base, j + $base]
         return []
-""",
+""", 5),),
     buggy="""\
 class Solution:
     def ${func}(self, nums: List[int], target: int) -> List[int]:

@@ -1,4 +1,4 @@
-from codefrontier.suite.spec import Family
+from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
@@ -58,7 +58,7 @@ for l, r in segments[1:]:
 total += current_r - current_l
 print(total)
 """,
-    slow="""\
+    slow=(SlowProgram("naive", """\
 n = int(input())
 segments = [tuple(map(int, input().split())) for _ in range(n)]
 merged = []
@@ -74,7 +74,7 @@ for l, r in segments:
     kept.append((l, r))
     merged = kept
 print(sum(b - a for a, b in merged))
-""",
+""", 5),),
     buggy="""\
 import sys
 
