@@ -16,6 +16,7 @@ ends it there too: the longer tests, which would cost the limit again, count as 
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -53,6 +54,31 @@ def reward_k(verdicts: Sequence[str], input_lens: Sequence[int], k: float) -> fl
 
 def reward_inf(verdicts: Sequence[str], input_lens: Sequence[int]) -> float:
     return reward_k(verdicts, input_lens, math.inf)
+
+
+# The rungs that reports compare: R_1 ... R_5 and R_inf (the bundled suite's tests reach
+# 10^5 bytes; a cluster dataset's may go further, where R_inf is the next rung).
+RUNGS = (1, 2, 3, 4, 5, math.inf)
+
+
+def rung_label(k: float) -> str:
+    return "R_inf" if math.isinf(k) else f"R_{k:g}"
+
+
+def rung_disagreements(judged: Sequence[tuple[Sequence[str], Sequence[int]]],
+                       bound: float = math.inf) -> dict[str, float]:
+    """For adjacent rungs R_j, R_j+1 (of RUNGS) whose tests all lie below `bound` (the
+    input length up to which the programs were judged): the share of the judged
+    programs, given as (verdicts, input_lens), that one rung accepts and the other
+    rejects. Keys: `R_2≠R_3`, ..."""
+    known = [k for k in RUNGS if math.isinf(bound) or (not math.isinf(k) and 10.0**k <= bound)]
+    if not judged:
+        return {}
+    shares = {}
+    for low, high in itertools.pairwise(known):
+        differ = sum(reward_k(v, n, low) != reward_k(v, n, high) for v, n in judged)
+        shares[f"{rung_label(low)}≠{rung_label(high)}"] = differ / len(judged)
+    return shares
 
 
 def decade(input_len: int) -> int:

@@ -67,3 +67,19 @@ def test_reward_names():
     assert parse_reward("shaped-cont")(["AC", "TLE"], [5, 50]) == 0.5
     with pytest.raises(ValueError, match="unknown reward"):
         parse_reward("bogus")
+
+
+def test_rung_disagreements_count_programs_that_adjacent_rungs_judge_differently():
+    from codefrontier.rewards import rung_disagreements
+
+    lens = [15, 150, 1500, 15000, 150000]
+    judged = [(["AC"] * 5, lens),                   # every rung accepts
+              (["AC", "AC", "TLE"], lens),           # R_1..R_3 accept, R_4 on reject
+              (["AC", "WA"], lens),                  # R_1, R_2 accept
+              (["AC"] * 4 + ["TLE"], lens)]          # R_1..R_5 accept, R_inf rejects
+    shares = rung_disagreements(judged)
+    assert shares == {"R_1≠R_2": 0.0, "R_2≠R_3": 0.25, "R_3≠R_4": 0.25, "R_4≠R_5": 0.0,
+                      "R_5≠R_inf": 0.25}
+    # judged only below 10^3 bytes (an R_3 run): only the rungs those tests decide
+    assert set(rung_disagreements(judged, bound=1e3)) == {"R_1≠R_2", "R_2≠R_3"}
+    assert rung_disagreements([], bound=1e3) == {}

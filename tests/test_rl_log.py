@@ -38,3 +38,15 @@ def test_windows_average_rewards_and_sum_repairs(tmp_path):
 
 def test_a_run_without_logs_says_so(tmp_path):
     assert "no rewards.jsonl" in run_summary(tmp_path / "rl", window=5)
+
+
+def test_rung_disagreements_are_averaged_per_window(tmp_path):
+    work = tmp_path / "rl.work"
+    work.mkdir()
+    calls = [reward_call(0, 0.5), reward_call(1, 0.5)]
+    calls[0] |= {"rungs/R_1≠R_2": 0.0, "rungs/R_2≠R_3": 0.5}
+    calls[1] |= {"rungs/R_1≠R_2": 0.25, "rungs/R_2≠R_3": 0.0}
+    write_log(work / "rewards.jsonl", calls)
+    table = run_summary(tmp_path / "rl", window=2)
+    assert "R_1≠R_2 | R_2≠R_3 |" in table
+    assert table.splitlines()[-1].endswith("| 0.125 | 0.250 |")

@@ -37,10 +37,20 @@ def _sft(args: argparse.Namespace) -> int:
 
 
 def _stats(args: argparse.Namespace) -> int:
+    from codefrontier.pipeline.provenance import read_provenance
     from codefrontier.problems.schema import load_problems
     from codefrontier.problems.stats import problem_stats
 
-    print(problem_stats(load_problems(args.path)))
+    problems = load_problems(args.path)
+    print(problem_stats(problems))
+    if problems and all(p.source == "bundled" for p in problems):
+        from codefrontier.suite.ladder import ladder_table
+
+        knob_pool = args.knob_pool
+        if knob_pool is None and args.path.endswith(".parquet"):
+            knob_pool = (read_provenance(args.path) or {}).get("knob_pool")
+        print()
+        print(ladder_table(list(problems), int(knob_pool) if knob_pool else None))
     return 0
 
 
@@ -148,7 +158,15 @@ def register(commands) -> None:
     problem_commands = problems.add_subparsers(dest="problems_command", required=True)
     _add_build(problem_commands)
     _add_sft(problem_commands)
-    stats = problem_commands.add_parser("stats", help="counts, tests per decade and limits")
+    stats = problem_commands.add_parser(
+        "stats", help="counts, tests per decade and limits; for the bundled suite, the rungs "
+                      "R_1 … R_inf that accept each kind of program",
+        description="For a bundled build: per program kind (efficient, each slow class, "
+                    "buggy), the share that each rung R_k accepts and the share of "
+                    "instances solved outright.")
     stats.add_argument("path", help="a problems file (.parquet or .jsonl)")
+    stats.add_argument("--knob-pool", type=int, metavar="N",
+                       help="the knob pool the bundled build used (default: from the "
+                            "file's provenance)")
     stats.set_defaults(handler=_stats)
     _add_calibrate(problem_commands)

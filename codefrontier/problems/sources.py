@@ -120,8 +120,8 @@ register_source(ProblemSource("humaneval", _humaneval, options=("data_dir",)))
 
 
 # the `problems build` options a problems file's provenance records
-RECORDED_OPTIONS = ("source", "split", "instances", "release", "start_date", "end_date",
-                    "difficulty", "platform", "config", "limit")
+RECORDED_OPTIONS = ("source", "split", "instances", "knob_pool", "release", "start_date",
+                    "end_date", "difficulty", "platform", "config", "limit")
 
 
 def build_problems(args: argparse.Namespace) -> tuple[list[Problem], str]:

@@ -12,8 +12,9 @@ reward looks at are run (those shorter than 10^k bytes), which keeps slow
 programs from spending the time limit on tests that cannot change the reward.
 
 Per reward call the verdict mix (shares of the four outcomes, and of TLE/MLE
-among failures) goes to the trainer's logs and to `rewards.jsonl` in the work
-folder.
+among failures) and the rung disagreements (per adjacent rungs R_j, R_j+1 whose tests
+the run judges: the share of judged programs that one accepts and the other rejects)
+go to the trainer's logs and to `rewards.jsonl` in the work folder.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from codefrontier.judge import JudgePool, Sample
 from codefrontier.judge.pool import workers_per_process
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.problems.schema import Problem, load_problems
-from codefrontier.rewards import parse_reward, tests_needed
+from codefrontier.rewards import parse_reward, rung_disagreements, tests_needed
 from codefrontier.settings.base import Setting
 from codefrontier.settings.multi_turn import MultiTurnSetting
 from codefrontier.settings.registry import get_setting
@@ -90,6 +91,7 @@ class JudgeReward:
         self.reward = reward
         self._score = parse_reward(reward)
         bound, self._all_tests = tests_needed(reward)
+        self._bound = bound
         self.problems = {pid: restrict_tests(p, bound) for pid, p in problems.items()}
         self.pool = pool
         self.max_completion_length = max_completion_length
@@ -157,6 +159,9 @@ class JudgeReward:
         mix["verdict/tle_mle_share_of_failures"] = (
             sum(v in ("TLE", "MLE") for v in failing) / len(failing) if failing else 0.0)
         mix["groups/zero_variance_share"] = zero_variance_share(rewards, problem_ids)
+        judged = [(r.verdicts, r.input_lens) for r in results if r.outcome != "format_error"]
+        mix |= {f"rungs/{pair}": share
+                for pair, share in rung_disagreements(judged, self._bound).items()}
         if log_metric is not None:
             for name, value in mix.items():
                 log_metric(name, value)
