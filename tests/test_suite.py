@@ -1,11 +1,14 @@
-"""The bundled families: well-formed, covered in every decade, calibrated, and split into
-train and eval instances that share no statement and no test."""
+"""The bundled families: well-formed, covered in every decade up to each instance's scale,
+calibrated, with a ladder of rungs, and split into train and eval instances that share no
+statement and no test."""
 
 import hashlib
+import itertools
 import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -20,8 +23,9 @@ FAMILIES = load_families()
 
 @pytest.fixture(scope="module")
 def first_instances():
-    return {f.slug: (f.instance("train", 0), to_problem(f.instance("train", 0)))
-            for f in FAMILIES}
+    """Each family's first train instance at the largest scale: tests in every decade."""
+    probes = {f.slug: replace(f.instance("train", 0), scale=max(DECADES)) for f in FAMILIES}
+    return {slug: (instance, to_problem(instance)) for slug, instance in probes.items()}
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.slug)
@@ -33,14 +37,67 @@ def test_every_decade_has_two_tests_and_edge_cases_come_first(family, first_inst
     assert "Example 1" in problem.statement and "Example 2" in problem.statement
 
 
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.slug)
+def test_every_statement_states_the_size_bound_of_its_instance(family):
+    """Tests up to the instance's scale only, two per decade; the statement's bound is the
+    instance's own (it grows with the scale)."""
+    assert all("$max_n" in statement for statement in family.statements), family.slug
+    statements = []
+    for scale in sorted({max(1, family.min_scale), max(DECADES)}):
+        instance = replace(family.instance("eval", 0), scale=scale)
+        assert "123456789" in instance.statement(123456789)
+        problem = to_problem(instance)
+        generated = [t for t in problem.tests if t.input_len >= 10]
+        assert max(decade(t.input_len) for t in generated) == scale
+        assert len(generated) == 2 * scale
+        statements.append(problem.statement.split("Example 1")[0])
+    assert len(statements) == 1 or statements[0] != statements[-1]
+
+
+def test_instances_draw_their_scales_with_the_designed_shares():
+    from codefrontier.suite.spec import SCALE_SHARES
+
+    family = next(f for f in FAMILIES if f.min_scale == 1)
+    drawn = [family.instance("train", i).scale for i in range(4000)]
+    total = sum(SCALE_SHARES.values())
+    for scale, count in SCALE_SHARES.items():
+        assert abs(drawn.count(scale) / len(drawn) - count / total) < 0.03, scale
+
+
+def test_the_scale_shares_are_the_contest_data_s_counts():
+    """SCALE_SHARES is what benchmarks/constraint_spread.py derives from
+    docs/data/contest-constraints.csv (LiveCodeBench's problems, largest input's decade of
+    bytes, folded into the suite's decades)."""
+    import csv
+    import math
+    from collections import Counter
+    from pathlib import Path
+
+    from codefrontier.suite.spec import SCALE_SHARES
+
+    data = Path(__file__).resolve().parents[1] / "docs" / "data" / "contest-constraints.csv"
+    with data.open() as handle:
+        rows = [r for r in csv.DictReader(handle)
+                if r["dataset"].startswith("LiveCodeBench") and r["status"] == "ok"]
+    decades = Counter(min(max(DECADES), max(min(DECADES),
+                                            int(math.log10(float(r["est_max_input_bytes"])))))
+                      for r in rows)
+    assert dict(decades) == SCALE_SHARES and len(rows) == 304
+
+
 def test_the_suite_meets_its_counts():
     assert len(FAMILIES) >= 48
     assert sum(f.kind == "call" for f in FAMILIES) >= 8
     assert sum(f.kind == "stdin" for f in FAMILIES) > len(FAMILIES) / 2
     for difficulty in ("easy", "medium", "hard"):
         assert sum(f.difficulty == difficulty for f in FAMILIES) >= 12, difficulty
-    assert all(f.slow is not None and f.buggy is not None for f in FAMILIES)
+    assert all(f.slow and f.buggy is not None for f in FAMILIES)
     assert len({f.slug for f in FAMILIES}) == len(FAMILIES)
+    # slow programs of distinct complexity that break at distinct decades
+    easy = [f for f in FAMILIES if f.difficulty == "easy"]
+    assert sum(len({p.break_decade for p in f.slow}) >= 2 for f in easy) >= 12
+    decades = {p.break_decade for f in easy for p in f.slow}
+    assert {2, 3, 4, 5} <= decades, decades
 
 
 @pytest.fixture(scope="module")
@@ -115,10 +172,13 @@ def test_limits_are_calibrated_with_the_judge(first_instances):
 
 
 @pytest.mark.slow
-def test_every_buggy_variant_fails_on_every_instance_the_default_builds(tmp_path):
+def test_the_default_builds_calibrate_instance_by_instance_and_carry_the_ladder(tmp_path,
+                                                                                capsys):
     """The default's train and eval builds (config.yaml's options, eval disjoint from
-    train) calibrated instance by instance: the judge fails every buggy variant, and the
-    efficient references keep their margin."""
+    train) calibrated instance by instance: the efficient references keep their margin,
+    every slow program its break decade, the judge fails every buggy variant. Their
+    ladder (`problems stats`): each rung from R_2 to R_inf accepts strictly fewer slow
+    programs than the rung below it, and some slow program solves eval instances."""
     import shlex
     from pathlib import Path
 
@@ -128,13 +188,25 @@ def test_every_buggy_variant_fails_on_every_instance_the_default_builds(tmp_path
     from codefrontier.pipeline.workflow import command_options
 
     config = yaml.safe_load((Path(__file__).resolve().parents[1] / "config.yaml").read_text())
-    train = tmp_path / "train.parquet"
+    built = {split: tmp_path / f"{split}.parquet" for split in ("train", "eval")}
     options = {split: shlex.split(command_options(config, "problems", split=split))
                for split in ("train", "eval")}
-    assert main(["problems", "build", *options["train"], "--out", str(train)]) == 0
-    for split, extra in (("train", []), ("eval", ["--disjoint-from", str(train)])):
+    disjoint = {"train": [], "eval": ["--disjoint-from", str(built["train"])]}
+    for split in ("train", "eval"):
+        assert main(["problems", "build", *options[split], *disjoint[split],
+                     "--out", str(built[split])]) == 0
         selection = [word for word in options[split] if word not in ("--source", "bundled")]
-        assert main(["problems", "calibrate", *selection, *extra]) == 0, split
+        assert main(["problems", "calibrate", *selection, *disjoint[split]]) == 0, split
+    for split in ("train", "eval"):
+        capsys.readouterr()
+        assert main(["problems", "stats", str(built[split])]) == 0
+        rows = {line.split()[0] + (" " + line.split()[1] if line.startswith("slow (") else ""):
+                line.split() for line in capsys.readouterr().out.splitlines()}
+        everything = rows["slow (all)"]  # program, n, R_1 ... R_5, R_inf, solves
+        shares = [float(x) for x in everything[3:9]]
+        assert all(low > high for low, high in itertools.pairwise(shares[1:])), (split, shares)
+        if split == "eval":
+            assert float(everything[-1]) > 0, everything
 
 
 def test_a_knob_pool_gives_every_split_the_same_few_settings():

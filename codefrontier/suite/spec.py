@@ -85,6 +85,9 @@ class Family:
     func_names: tuple[str, ...] = ()  # call: the method's possible names (knob `func`)
     starter_code: str = ""  # call: a Template over the knobs
     time_limit_s: float = 0.5  # CPU seconds per test; `problems calibrate` checks margins
+    # the smallest scale an instance takes (a drawn scale below it is raised to it): for a
+    # family whose plausible bug only shows on inputs of some size
+    min_scale: int = 1
     memory_limit_mb: int = 256
     tags: tuple[str, ...] = field(default=())
 
@@ -116,7 +119,8 @@ class Family:
                         knobs=tuple(sorted(knobs.items())),
                         statement_index=rng.randrange(len(self.statements)),
                         framing=rng.randrange(len(FRAMINGS)), knob_setting=setting,
-                        scale=draw_scale(random.Random(_digest(seed + ":scale"))))
+                        scale=max(self.min_scale,
+                                  draw_scale(random.Random(_digest(seed + ":scale")))))
 
 
 def _digest(text: str) -> bytes:
