@@ -25,7 +25,7 @@ DATA = Path(__file__).resolve().parents[1] / "docs" / "data" / "contest-constrai
 
 
 def byte_decade(row: dict) -> int:
-    return int(math.floor(math.log10(float(row["est_max_input_bytes"]))))
+    return math.floor(math.log10(float(row["est_max_input_bytes"])))
 
 
 def suite_scale(row: dict) -> int:

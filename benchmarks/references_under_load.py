@@ -25,19 +25,21 @@ from load import burners_for, busy_processes
 from codefrontier.judge import JudgePool, Sample, SampleResult
 from codefrontier.suite.build import load_families, to_problem
 
-VARIANTS = ("efficient", "slow", "buggy")
 
-
-def reference_samples() -> tuple[dict, list[Sample]]:
-    problems, samples = {}, []
+def reference_samples() -> tuple[dict, list[Sample], dict]:
+    """The problems, their programs as samples, and each sample's program kind."""
+    problems, samples, kinds = {}, [], {}
     for family in load_families():  # one instance each: knobs change names, not running times
         spec = family.instance("train", 0)
         problem = to_problem(spec)
         problems[problem.problem_id] = problem
-        for index, variant in enumerate(VARIANTS):
-            code = getattr(spec, variant)
+        programs = [("efficient", spec.efficient),
+                    *((f"slow:{name}", code) for name, code in spec.slow.items()),
+                    ("buggy", spec.buggy)]
+        for index, (kind, code) in enumerate(programs):
             if code is not None:
                 samples.append(Sample(problem.problem_id, index, code=code))
+                kinds[(problem.problem_id, index)] = kind
     return problems, samples
 
 
@@ -60,7 +62,7 @@ def main() -> None:
     parser.add_argument("--factor", type=int, default=2, help="processes per core under load")
     parser.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)))
     args = parser.parse_args()
-    problems, samples = reference_samples()
+    problems, samples, kinds = reference_samples()
     print(f"{len(samples)} reference programs of {len(problems)} problems, "
           f"{args.workers} judge workers")
     idle, idle_s = judge_all(problems, samples, args.workers)
@@ -75,7 +77,7 @@ def main() -> None:
           f"{loaded_s:.1f} s")
     for sample, a, b in changed:
         print(f"  {'flip' if (sample, a, b) in flips else 'moved'}: {sample.problem_id} "
-              f"{VARIANTS[sample.sample_id]}: {describe(a)} -> {describe(b)}")
+              f"{kinds[(sample.problem_id, sample.sample_id)]}: {describe(a)} -> {describe(b)}")
     wall = sum(r.tle_cause == "wall" for r in idle + loaded)
     print(f"verdict flips (outcome or first failing verdict): {len(flips)} of {len(samples)}; "
           f"same verdict at another test (a test near the limit): {len(changed) - len(flips)}; "

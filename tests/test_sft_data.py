@@ -17,13 +17,16 @@ def records():
                      settings=["reasoning", "tool_use", "agentic"])
 
 
-def test_every_train_instance_gives_an_efficient_and_a_slow_pair():
+def test_every_train_instance_gives_its_efficient_and_each_slow_program():
     records = build_sft("train", 2)
     by_problem: dict[str, set[str]] = {}
     for record in records:
         by_problem.setdefault(record["problem_id"], set()).add(record["variant"])
-    assert set(by_problem) == {i.problem_id for i in instances("train", 2)}
-    assert all(variants == {"efficient", "slow"} for variants in by_problem.values())
+    chosen = {i.problem_id: i for i in instances("train", 2)}
+    assert set(by_problem) == set(chosen)
+    for problem_id, variants in by_problem.items():
+        assert variants == {"efficient"} | {f"slow:{complexity}"
+                                            for complexity in chosen[problem_id].slow}
     assert {r["setting"] for r in records} == {"reasoning"} and all(r["tools"] is None
                                                                     for r in records)
 
@@ -32,7 +35,8 @@ def test_reasoning_answers_carry_the_instance_program():
     by_id = {i.problem_id: i for i in instances("train", 2)}
     for record in build_sft("train", 2):
         instance = by_id[record["problem_id"]]
-        program = instance.efficient if record["variant"] == "efficient" else instance.slow
+        program = (instance.efficient if record["variant"] == "efficient"
+                   else instance.slow[record["variant"].removeprefix("slow:")])
         system, user, assistant = json.loads(record["messages"])
         assert (system["role"], user["role"]) == ("system", "user")
         assert "```python" in user["content"]
@@ -68,7 +72,8 @@ def test_tool_results_are_real_runs_of_the_reference(records):
         observation = messages[3]["content"]
         if record["setting"] == "tool_use":
             instance = by_id[record["problem_id"]]
-            program = instance.efficient if record["variant"] == "efficient" else instance.slow
+            program = (instance.efficient if record["variant"] == "efficient"
+                   else instance.slow[record["variant"].removeprefix("slow:")])
             assert first_call["function"]["arguments"]["code"] == program
             assert observation.startswith("exit status: 0 (ok")
             assert extract_code(messages[4]["content"]).rstrip() == program.rstrip()
@@ -112,7 +117,7 @@ def test_sft_trains_the_assistant_turns_after_the_context_only(every_kind):
     loss, nor the failed first attempt of fix and repair conversations when masked;
     every assistant turn after the context does."""
     masked, records, trainer = every_kind
-    assert {r["variant"] for r in records} == {"efficient", "slow", "repair"}
+    assert {r["variant"].split(":")[0] for r in records} == {"efficient", "slow", "repair"}
     assert any(r["draft"] for r in records)
     assert len(trainer.train_dataset) == len(records)
     for record, example in zip(records, trainer.train_dataset, strict=True):
@@ -184,7 +189,8 @@ def test_fix_conversations_run_a_broken_draft_then_the_reference():
     assert len(records) - len(fixes) == 12  # the plain conversations are unchanged
     for record in fixes:
         instance = by_id[record["problem_id"]]
-        program = instance.efficient if record["variant"] == "efficient" else instance.slow
+        program = (instance.efficient if record["variant"] == "efficient"
+                   else instance.slow[record["variant"].removeprefix("slow:")])
         messages = json.loads(record["messages"])
         [first] = messages[2]["tool_calls"]
         observation = messages[3]["content"]
@@ -257,21 +263,29 @@ def test_instances_played_at_once_give_the_same_conversations(monkeypatch):
         build_sft("train", 1, families=FAMILIES, workers=0)
 
 
-def test_repairs_quote_a_judgement_on_tests_of_certain_verdict():
-    """The slow reference is judged on the tests under 100 bytes, which it passes in
-    milliseconds, and on the largest, which takes it at least three limits: where its
-    first time-out falls on the others depends on the machine and its load."""
+def test_repairs_repair_a_slow_program_past_its_break_decade():
+    """The repair's first answer is a slow program whose break decade the instance's tests
+    reach; its feedback quotes where it ran out of time: its break decade, on any machine
+    within the calibration's margins. An instance that every slow program solves has no
+    repair."""
     from codefrontier.suite.build import to_problem
-    from codefrontier.suite.sft import certain_tests
+    from codefrontier.suite.sft import failing_slow_program
 
-    for instance in instances("train", 1, families=FAMILIES, knob_pool=3):
+    chosen = instances("train", 4, families=FAMILIES, knob_pool=3)
+    records = build_sft("train", 4, families=FAMILIES, knob_pool=3, with_repairs=True)
+    repairs = {r["problem_id"]: r for r in records if r["variant"] == "repair"}
+    for instance in chosen:
         problem = to_problem(instance)
-        kept = certain_tests(problem).tests
-        lengths = sorted(t.input_len for t in problem.tests)
-        assert [t.input_len for t in kept] == [n for n in lengths[:-1] if n < 100] + lengths[-1:]
-    records = build_sft("train", 1, families=FAMILIES, knob_pool=3, with_repairs=True)
-    for record in (r for r in records if r["variant"] == "repair"):
-        feedback = [m for m in json.loads(record["messages"]) if m["role"] == "user"][-1]["content"]
-        assert "after passing every test up to" in feedback
+        slow = failing_slow_program(problem, instance)
+        assert (instance.problem_id in repairs) == (slow is not None)
+        if slow is None:
+            continue
+        decade = next(p.break_decade for p in instance.family.slow
+                      if instance.render(p.source) == slow)
+        messages = json.loads(repairs[instance.problem_id]["messages"])
+        assert extract_code(messages[2]["content"]).rstrip() == slow.rstrip()
+        feedback = [m for m in messages if m["role"] == "user"][-1]["content"]
         passed = int(feedback.split("after passing every test up to ")[1].split()[0])
-        assert passed < 100
+        assert passed < 10 ** decade
+        longer = [t.input_len for t in problem.tests if t.input_len > passed]
+        assert min(longer) >= 10 ** decade
