@@ -113,8 +113,8 @@ def _add_build(problem_commands) -> None:
 def _add_sft(problem_commands) -> None:
     sft = problem_commands.add_parser(
         "sft", help="SFT conversations from the bundled suite, in each setting's format",
-        description="Per family instance and setting, two conversations: the efficient and "
-                    "the slow reference, each behind a one-sentence plan; in tool_use and "
+        description="Per family instance and setting, one conversation per program: the "
+                    "efficient one and each slow one, behind a one-sentence plan; in tool_use and "
                     "agentic, run on the first example with the setting's real tool first.")
     sft.add_argument("--setting", action="append", choices=tuple(SETTINGS),
                      help="write conversations for this setting (repeat for several; "
@@ -140,10 +140,11 @@ def _add_sft(problem_commands) -> None:
 def _add_calibrate(problem_commands) -> None:
     calibrate = problem_commands.add_parser(
         "calibrate", help="check the bundled suite's limits with the judge",
-        description="Without --split: the first train instance of each family. With it: "
+        description="Without --split: the first train instance of each family, at the "
+                    "largest scale. With it: "
                     "every instance of that build (the options of `problems build`), each "
-                    "checked for its efficient reference's margin and its buggy variant's "
-                    "failure, the slow reference on each family's first instance.")
+                    "checked for its efficient reference's margin, each slow program's "
+                    "break decade (under a limit raised 3x) and its buggy variant's failure.")
     calibrate.add_argument("--workers", type=int, default=None)
     calibrate.add_argument("--split", choices=("train", "eval"),
                            help="calibrate every instance of this split's build")

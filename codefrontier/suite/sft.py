@@ -141,7 +141,7 @@ def sft_records(instance: Instance, settings: Collection[str] = ("reasoning",),
     """One example per setting and program (efficient, each slow) of the instance; with fixes, one
     more per multi-turn setting whose broken first draft gets fixed (the reference and
     the way the draft is broken picked by the instance's seed); with repairs, one repair
-    of the slow reference (reasoning); the failed first attempts of these are context
+    of a slow program past its break decade (reasoning); the failed first attempts of these are context
     with `mask_failed_attempts`."""
     problem = to_problem(instance)
     failed_attempt = FAILED_ATTEMPT_TURNS if mask_failed_attempts else 0
