@@ -116,6 +116,13 @@ def test_judge_reward_scores_and_logs_the_verdict_mix(judge, tmp_path):
         entry = json.loads(log_path.read_text())
         assert entry["samples"] == 5 and metrics["outcome/format_error"] == pytest.approx(0.4)
         assert entry["groups/zero_variance_share"] == 0.0  # one group: its rewards differ
+        # rung disagreements, over the three judged programs, for the rungs the run judges
+        rungs = {k: v for k, v in entry.items() if k.startswith("rungs/")}
+        if name == "k3":
+            assert rungs == {"rungs/R_1≠R_2": 0.0, "rungs/R_2≠R_3": 0.0}
+        else:  # the slow program fails only the test of 10^6 bytes
+            assert rungs["rungs/R_5≠R_inf"] == pytest.approx(1 / 3)
+            assert sum(rungs.values()) == pytest.approx(1 / 3) and len(rungs) == 5
     assert rewards["k3"] == [1.0, 1.0, 0.0, 0.0, 0.0]  # the slow program passes below 10^3
     assert rewards["kinf"] == [1.0, 0.0, 0.0, 0.0, 0.0]
     assert entry["outcome/optimization_failure"] == pytest.approx(0.2)
