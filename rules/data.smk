@@ -2,6 +2,8 @@
 
 
 # Bundled eval instances are drawn disjoint from the train instances (no shared test).
+# The log ends with `problems stats`: tests per decade and, for the bundled suite, the
+# rungs that accept each kind of program.
 rule problems:
     input:
         disjoint_from=lambda wildcards: wf.disjoint_from(config, wildcards.split),
@@ -23,8 +25,9 @@ rule problems:
     benchmark:
         "results/benchmarks/problems/{split}.tsv"
     shell:
-        "codefrontier {params.provenance} problems build {params.options} "
-        "{params.disjoint} --out {output} > {log} 2>&1"
+        "(codefrontier {params.provenance} problems build {params.options} "
+        "{params.disjoint} --out {output} && codefrontier problems stats {output}) "
+        "> {log} 2>&1"
 
 
 rule sft_data:

@@ -30,6 +30,7 @@ FAMILY = Family(
     slug="anagram-groups",
     title="Anagram groups",
     difficulty="easy",
+    time_limit_s=3.0,  # the quadratic scan needs up to ~0.5 s below 10^5 bytes
     knobs=knobs,
     statements=(
         """\
@@ -39,7 +40,7 @@ do n words form?
 
 Input: n, then the n words (lowercase letters), separated by spaces.
 Output: the number of groups with at least $k words.
-Constraints: 1 <= n <= 100000, words have 1 to 10 letters.""",
+Constraints: 1 <= n <= $max_n, words have 1 to 10 letters.""",
         """\
 You are given n lowercase words. Put words that are anagrams of each other (they
 use exactly the same multiset of letters) into one group. Count the groups that
@@ -47,7 +48,7 @@ contain $k or more words.
 
 Input: the first line holds n; the second line holds the n words, separated by spaces.
 Output: one number, the count of such groups.
-Constraints: 1 <= n <= 100000, words have 1 to 10 letters.""",
+Constraints: 1 <= n <= $max_n, words have 1 to 10 letters.""",
         """\
 Count the anagram groups of size at least $k among n words. A group collects all
 the words that are rearrangements of one another (same letters with the same
@@ -55,7 +56,7 @@ multiplicities); a word's group has at least one member, the word itself.
 
 Input: n, then the n words (lowercase letters), separated by spaces.
 Output: the number of groups holding at least $k words.
-Constraints: 1 <= n <= 100000, words have 1 to 10 letters.""",
+Constraints: 1 <= n <= $max_n, words have 1 to 10 letters.""",
     ),
     efficient="""\
 import sys
@@ -66,7 +67,7 @@ n = int(data[0])
 groups = Counter("".join(sorted(w)) for w in data[1:1 + n])
 print(sum(1 for c in groups.values() if c >= $k))
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n = int(input())
 words = input().split()
 representatives = []

@@ -52,14 +52,14 @@ FAMILY = Family(
 A string of the characters $pairs is balanced when every opening bracket is
 closed by the matching bracket in the right order. Is the given string balanced?
 
-Input: one line, the string (length 1 to 500000).
+Input: one line, the string (length 1 to $max_n).
 Output: $yes if it is balanced, $no otherwise.""",
         """\
 The bracket pairs are $pairs (each opener followed by its closer). Decide whether
 a string of these characters is properly nested: every closer must match the
 most recent unclosed opener, and no opener may stay unclosed.
 
-Input: a single line with the string (length 1 to 500000).
+Input: a single line with the string (length 1 to $max_n).
 Output: print $yes for a properly nested string and $no for any other.""",
         """\
 Print $yes when the given string is a correct bracket sequence and $no when it
@@ -67,7 +67,7 @@ is not. The string uses only the characters $pairs, where each opening bracket
 is listed right before its closing one; a correct sequence closes every opened
 bracket with its own kind, innermost first.
 
-Input: one line, the string (length 1 to 500000).
+Input: one line, the string (length 1 to $max_n).
 Output: $yes or $no.""",
     ),
     efficient="""\

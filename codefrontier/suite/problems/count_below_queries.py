@@ -22,6 +22,7 @@ FAMILY = Family(
     slug="count-below-queries",
     title="How many are smaller",
     difficulty="easy",
+    time_limit_s=1.0,
     knobs=knobs,
     statements=(
         """\
@@ -30,7 +31,7 @@ integers v satisfy v + $d <= x (that is, v is smaller than x by at least $d).
 
 Input: n and q; the n integers; the q query values.
 Output: q answers on one line.
-Constraints: 1 <= n, q <= 100000, 0 <= values <= 10^9.""",
+Constraints: 1 <= n, q <= $max_n, 0 <= values <= 10^9.""",
         """\
 A value v is at least $d below x when v <= x - $d. You get n integers and then
 q queries; for each query x, count the integers that are at least $d below x.
@@ -38,14 +39,14 @@ q queries; for each query x, count the integers that are at least $d below x.
 Input: the first line holds n and q; the second the n integers; the third the q
 query values.
 Output: the q counts on one line, separated by spaces.
-Constraints: 1 <= n, q <= 100000, 0 <= values <= 10^9.""",
+Constraints: 1 <= n, q <= $max_n, 0 <= values <= 10^9.""",
         """\
 For each of q query values x, report the number of array elements v with
 v <= x - $d. The array holds n integers.
 
 Input: n and q; the n integers; the q query values.
 Output: q answers on one line.
-Constraints: 1 <= n, q <= 100000, 0 <= values <= 10^9.""",
+Constraints: 1 <= n, q <= $max_n, 0 <= values <= 10^9.""",
     ),
     efficient="""\
 import sys
@@ -56,7 +57,7 @@ n, q = int(data[0]), int(data[1])
 a = sorted(map(int, data[2:2 + n]))
 print(" ".join(str(bisect_right(a, int(x) - $d)) for x in data[2 + n:2 + n + q]))
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n, q = map(int, input().split())
 a = list(map(int, input().split()))
 queries = list(map(int, input().split()))

@@ -13,6 +13,7 @@ FAMILY = Family(
     slug="distinct-values",
     title="Distinct values",
     difficulty="easy",
+    time_limit_s=1.0,
     knobs=knobs,
     statements=(
         """\
@@ -21,14 +22,14 @@ $m. Count how many different values appear among n integers.
 
 Input: the first line holds n; the second line holds the n integers.
 Output: the number of different values.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^9.""",
         """\
 You are given n integers. Call two of them equal if their difference is a
 multiple of $m. How many pairwise different values are there?
 
 Input: n on the first line, then the n integers on the second line.
 Output: one number, the count of different values.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^9.""",
     ),
     efficient="""\
 import sys

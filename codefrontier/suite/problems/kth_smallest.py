@@ -22,6 +22,7 @@ FAMILY = Family(
     slug="kth-smallest",
     title="The k-th smallest",
     difficulty="easy",
+    time_limit_s=1.0,
     knobs=knobs,
     statements=(
         """\
@@ -31,7 +32,7 @@ values count separately).
 
 Input: n and k; then the n integers.
 Output: the k-th smallest remainder.
-Constraints: $base <= k <= $last, 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: $base <= k <= $last, 1 <= n <= $max_n, |a_i| <= 10^9.""",
         """\
 Sort the remainders a_i mod $m (each between 0 and $top) of n integers in
 non-decreasing order, keeping repeats, and number the sorted list from $base.
@@ -39,7 +40,7 @@ Print the entry with number k.
 
 Input: the first line holds n and k; the second line holds the n integers.
 Output: one integer, the remainder with rank k.
-Constraints: 1 <= n <= 100000, $base <= k <= $last, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, $base <= k <= $last, |a_i| <= 10^9.""",
     ),
     efficient="""\
 import sys

@@ -39,7 +39,7 @@ Print the length of the longest block of consecutive '$ch' characters in s
 
 Input: s (lowercase letters) on one line.
 Output: the length.
-Constraints: 1 <= |s| <= 500000.""",
+Constraints: 1 <= |s| <= $max_n.""",
         """\
 A string s of lowercase letters is given. Find the longest substring of s made
 only of the letter $ch and print its length; print 0 when the letter $ch does
@@ -47,14 +47,14 @@ not occur in s.
 
 Input: one line with s.
 Output: one integer, the length of the longest run of $ch.
-Constraints: 1 <= |s| <= 500000.""",
+Constraints: 1 <= |s| <= $max_n.""",
         """\
 How many times in a row does the letter '$ch' appear, at most, in s? Print the
 largest number of consecutive positions of s that all hold '$ch' (0 if none do).
 
 Input: s (lowercase letters) on one line.
 Output: the length.
-Constraints: 1 <= |s| <= 500000.""",
+Constraints: 1 <= |s| <= $max_n.""",
     ),
     efficient="""\
 s = input().strip()

@@ -27,6 +27,7 @@ FAMILY = Family(
     title="Majority element",
     difficulty="easy",
     kind="call",
+    time_limit_s=1.0,
     knobs=knobs,
     func_names=("majorityElements", "frequentElements", "findFrequent", "heavyHitters"),
     starter_code="class Solution:\n    def ${func}(self, nums: List[int]) -> List[int]:\n        ",
@@ -35,19 +36,19 @@ FAMILY = Family(
 Return, in increasing order, every value that occurs more than len(nums) / $k
 times in nums (an empty list if there is none).
 
-Constraints: 1 <= len(nums) <= 10^5, |nums[i]| <= 10^6.""",
+Constraints: 1 <= len(nums) <= $max_n, |nums[i]| <= 10^6.""",
         """\
 Call a value of nums frequent when its number of occurrences times $k exceeds
 len(nums). Return the list of frequent values, sorted ascending; it may be
 empty.
 
-Constraints: 1 <= len(nums) <= 10^5, |nums[i]| <= 10^6.""",
+Constraints: 1 <= len(nums) <= $max_n, |nums[i]| <= 10^6.""",
         """\
 Some values of the integer array nums may take up more than a 1/$k share of
 it, that is, occur more than len(nums) / $k times. Return all such values in
 increasing order, or [] when no value does.
 
-Constraints: 1 <= len(nums) <= 10^5, |nums[i]| <= 10^6.""",
+Constraints: 1 <= len(nums) <= $max_n, |nums[i]| <= 10^6.""",
     ),
     efficient="""\
 class Solution:
@@ -55,7 +56,7 @@ class Solution:
         count = Counter(nums)
         return sorted(x for x, c in count.items() if c * $k > len(nums))
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 class Solution:
     def ${func}(self, nums: List[int]) -> List[int]:
         found = []

@@ -16,6 +16,7 @@ FAMILY = Family(
     slug="minimum-start-balance",
     title="Never overdrawn",
     difficulty="easy",
+    time_limit_s=3.0,  # the quadratic re-summing needs up to ~0.5 s below 10^5 bytes
     knobs=knobs,
     statements=(
         """\
@@ -26,7 +27,7 @@ after every transaction.
 
 Input: n, then the n amounts.
 Output: the starting balance.
-Constraints: 1 <= n <= 100000, |amount| <= 1000.""",
+Constraints: 1 <= n <= $max_n, |amount| <= 1000.""",
         """\
 You open an account with some starting balance and then apply n amounts in
 order, adding each one (a negative amount is a withdrawal). The balance must
@@ -35,7 +36,7 @@ least starting balance that makes this possible?
 
 Input: the first line holds n; the second line holds the n amounts.
 Output: one integer, the least starting balance.
-Constraints: 1 <= n <= 100000, |amount| <= 1000.""",
+Constraints: 1 <= n <= $max_n, |amount| <= 1000.""",
     ),
     efficient="""\
 import sys
@@ -48,7 +49,7 @@ for v in map(int, data[1:1 + n]):
     lowest = min(lowest, balance)
 print($m - lowest)
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n = int(input())
 a = list(map(int, input().split()))
 need = $m
