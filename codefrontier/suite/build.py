@@ -1,8 +1,8 @@
 """Turning family instances into problems in the judge's schema, deterministically.
 
-An instance's tests: for train instances the family's hand-written edge cases,
-then (every instance) two generated tests in every input-length decade from 10^1
-bytes up to the instance's scale, drawn from the instance's own seed. The statement
+An instance's tests: for train instances the family's hand-written edge cases no
+longer than its largest generated test, then (every instance) two generated tests in
+every input-length decade from 10^1 bytes up to the instance's scale, drawn from the instance's own seed. The statement
 states the instance's size bound (the largest size its generator was asked for,
 rounded up to 1, 2 or 5 times a power of ten) and shows its two smallest generated
 tests as examples. Expected outputs come from the efficient reference; every slow
@@ -276,11 +276,14 @@ def reveals_the_bug(instance: Instance, tests: Iterable[Test]) -> bool:
 
 def _make_problem(instance: Instance, exclude_inputs: Collection[str]) -> Problem:
     family = instance.family
-    edge = [] if instance.split != "train" else [
+    all_edge = [] if instance.split != "train" else [
         make_test(instance, render_input(instance, raw)) for raw in instance.edge_cases()]
     for draw in range(BUG_REVEALING_DRAWS):
         made = generated_inputs(instance, exclude_inputs, draw)
         generated = [make_test(instance, m.text) for m in made]
+        # edge cases within the instance's scale: none longer than its largest test
+        longest = max(t.input_len for t in generated)
+        edge = [t for t in all_edge if t.input_len <= longest]
         if reveals_the_bug(instance, [*edge, *generated]):
             break
     else:

@@ -14,7 +14,7 @@ def knobs(rng):
 
 FAMILY = Family(
     slug="count-smaller-after-self",
-    time_limit_s=1.0,  # the efficient reference needs up to 0.16 s on the largest test
+    time_limit_s=1.5,
     title="Smaller numbers after self",
     difficulty="hard",
     kind="call",
@@ -27,18 +27,18 @@ Return counts where counts[i] is the number of elements to the right of nums[i]
 that are smaller than it by at least $d, i.e. the number of j > i with
 nums[j] <= nums[i] - $d.
 
-Constraints: 1 <= len(nums) <= 10^5, -10^4 <= nums[i] <= 10^4.""",
+Constraints: 1 <= len(nums) <= $max_n, -10^4 <= nums[i] <= 10^4.""",
         """\
 For every position i of nums, count the later positions j (j > i) whose value is
 at most nums[i] - $d. Return the counts as a list, in the order of the positions.
 
-Constraints: 1 <= len(nums) <= 10^5, -10^4 <= nums[i] <= 10^4.""",
+Constraints: 1 <= len(nums) <= $max_n, -10^4 <= nums[i] <= 10^4.""",
         """\
 An element nums[j] is well below nums[i] when nums[j] + $d <= nums[i]. Return a
 list whose i-th entry is how many elements after position i are well below
 nums[i].
 
-Constraints: 1 <= len(nums) <= 10^5, -10^4 <= nums[i] <= 10^4.""",
+Constraints: 1 <= len(nums) <= $max_n, -10^4 <= nums[i] <= 10^4.""",
     ),
     efficient="""\
 class Solution:
@@ -60,7 +60,7 @@ class Solution:
                 i += i & -i
         return counts[::-1]
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 class Solution:
     def ${func}(self, nums: List[int]) -> List[int]:
         return [sum(1 for y in nums[i + 1:] if y <= x - $d) for i, x in enumerate(nums)]

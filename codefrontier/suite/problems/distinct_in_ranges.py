@@ -3,9 +3,12 @@ from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
-    # few residues (up to n/2) spread over many values that agree modulo m
+    # few residues (up to n/2) spread over many values that agree modulo m; tiny tests
+    # keep one-digit values, so that four of them (and a range not starting at 1, which
+    # the buggy variant needs to fail) fit in 30 bytes
     n, m = max(n, 1), knobs["m"]
-    values = [v + m * rng.randint(0, 999) for v in ints(rng, n, 1, max(1, n // 2))]
+    spread = min(999, n) if n >= 8 else 0
+    values = [v + m * rng.randint(0, spread) for v in ints(rng, n, 1, max(1, n // 2))]
     return array_and_queries(values, range_queries(rng, n, left_max=n // 2, right_min=n // 2))
 
 
@@ -22,7 +25,7 @@ def edge_cases(knobs):
 
 FAMILY = Family(
     slug="distinct-in-ranges",
-    time_limit_s=1.0,  # the efficient reference needs up to 0.14 s on the largest test
+    time_limit_s=0.5,
     title="Distinct values in ranges",
     difficulty="hard",
     knobs=knobs,
@@ -34,7 +37,7 @@ among a_l..a_r (1-indexed, inclusive)?
 
 Input: n and q; the n integers; then q lines "l r".
 Output: q lines, the answers in order.
-Constraints: 1 <= n, q <= 100000, 1 <= a_i <= 10^9.""",
+Constraints: 1 <= n, q <= $max_n, 1 <= a_i <= 10^9.""",
         """\
 You are given n integers a_1..a_n and q ranges [l, r] (positions from 1, both
 ends included). For each range, report how many distinct remainders modulo $m
@@ -43,7 +46,7 @@ the numbers a_l, ..., a_r have.
 Input: the first line holds n and q; the second the n integers; each of the
 next q lines holds "l r".
 Output: one line per query with its answer.
-Constraints: 1 <= n, q <= 100000, 1 <= a_i <= 10^9.""",
+Constraints: 1 <= n, q <= $max_n, 1 <= a_i <= 10^9.""",
     ),
     efficient="""\
 import sys
@@ -81,7 +84,7 @@ for r, l, index in queries:
     answers[index] = prefix(r) - prefix(l - 1)
 print("\\n".join(map(str, answers)))
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n, q = map(int, input().split())
 a = [int(x) % $m for x in input().split()]
 for _ in range(q):

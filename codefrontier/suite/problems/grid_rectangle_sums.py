@@ -2,13 +2,18 @@ from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
-    # half of the cells below the threshold t, half at or above it
-    side, t = max(1, int((n / 2) ** 0.5)), knobs["t"]
+    # half of the cells below the threshold t, half at or above it; h * w <= n, q <= n
+    side, q, t = max(1, int((n / 2) ** 0.5)), max(1, n // 2), knobs["t"]
+    if 4 <= n < 8:  # a 2 x 2 grid with one query fits in a tiny test
+        side, q = 2, 1
     rows = [" ".join(str(rng.choice((rng.randint(0, t - 1), rng.randint(t, 99))))
                      for _ in range(side)) for _ in range(side)]
     queries = []
-    for _ in range(max(1, n // 2)):
-        r1, c1 = rng.randint(1, max(1, side // 4)), rng.randint(1, max(1, side // 4))
+    for _ in range(q):
+        # rectangles that leave out the first row and column (the cells above and to
+        # the left of them are where a prefix-sum formula goes wrong)
+        r1, c1 = ((rng.randint(2, max(2, side // 4)), rng.randint(2, max(2, side // 4)))
+                  if side > 1 else (1, 1))
         queries.append(f"{r1} {c1} {rng.randint(max(r1, side // 2), side)} "
                        f"{rng.randint(max(c1, side // 2), side)}")
     return f"{side} {side} {len(queries)}\n" + "\n".join(rows) + "\n" + "\n".join(queries) + "\n"
@@ -37,7 +42,7 @@ A grid has h rows and w columns of integers from 0 to 99. Answer q queries
 
 Input: h, w and q; h lines of w integers; then q queries, one per line.
 Output: q lines, the sums in order.
-Constraints: 1 <= h, w <= 500, 1 <= q <= 100000.""",
+Constraints: 1 <= h * w <= $max_n, 1 <= q <= $max_n.""",
         """\
 Only values of at least $t matter: in a grid of h rows and w columns (each cell
 an integer from 0 to 99), a query "r1 c1 r2 c2" asks for the total of the cells
@@ -47,7 +52,7 @@ and columns numbered from 1 and both corners included.
 Input: the first line holds h, w and q; then h lines of w integers; then q lines
 with a query each.
 Output: the q totals, one per line.
-Constraints: 1 <= h, w <= 500, 1 <= q <= 100000.""",
+Constraints: 1 <= h * w <= $max_n, 1 <= q <= $max_n.""",
     ),
     efficient="""\
 import sys
@@ -71,7 +76,7 @@ for _ in range(q):
     out.append(prefix[r2][c2] - prefix[r1 - 1][c2] - prefix[r2][c1 - 1] + prefix[r1 - 1][c1 - 1])
 print("\\n".join(map(str, out)))
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 h, w, q = map(int, input().split())
 grid = [list(map(int, input().split())) for _ in range(h)]
 for _ in range(q):

@@ -19,7 +19,7 @@ of the largest axis-aligned rectangle inside it.
 
 Input: n, then the n heights.
 Output: the area.
-Constraints: 1 <= n <= 100000, 0 <= h_i <= 10^9.""",
+Constraints: 1 <= n <= $max_n, 0 <= h_i <= 10^9.""",
         """\
 n bars stand side by side with no gaps; every bar is $w units wide and bar i is
 h_i units tall. Find the largest area of a rectangle with sides parallel to the
@@ -27,7 +27,7 @@ axes that fits inside the bars.
 
 Input: the first line holds n; the second line holds h_1..h_n.
 Output: one integer, the largest area.
-Constraints: 1 <= n <= 100000, 0 <= h_i <= 10^9.""",
+Constraints: 1 <= n <= $max_n, 0 <= h_i <= 10^9.""",
         """\
 Print the maximum area of a rectangle lying under a histogram whose n bars have
 heights h_1..h_n and a common width of $w. The rectangle's sides are parallel to
@@ -35,7 +35,7 @@ the axes.
 
 Input: n, then the n heights.
 Output: the maximum area.
-Constraints: 1 <= n <= 100000, 0 <= h_i <= 10^9.""",
+Constraints: 1 <= n <= $max_n, 0 <= h_i <= 10^9.""",
     ),
     efficient="""\
 import sys
@@ -52,7 +52,7 @@ for i, h in enumerate(heights):
     stack.append(i)
 print(best * $w)
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n = int(input())
 h = list(map(int, input().split()))
 best = 0
@@ -62,7 +62,7 @@ for i in range(n):
         low = min(low, h[j])
         best = max(best, low * (j - i + 1))
 print(best * $w)
-""", 5),),
+""", 4),),
     buggy="""\
 import sys
 

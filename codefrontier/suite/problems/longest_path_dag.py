@@ -19,6 +19,7 @@ def generate(rng, n, knobs):
 
 FAMILY = Family(
     slug="longest-path-dag",
+    time_limit_s=1.5,
     title="Longest route in a DAG",
     difficulty="hard",
     knobs=knobs,
@@ -31,7 +32,7 @@ route may be a single node).
 
 Input: n and m; then m lines "u v w".
 Output: the largest number of points.
-Constraints: 1 <= n <= 100000, 0 <= m <= 200000, 1 <= w <= 9.""",
+Constraints: 1 <= n <= $max_n, 0 <= m <= 2n, 1 <= w <= 9.""",
         """\
 You are given a DAG with nodes 1..n and m directed edges, each "u v w" with a
 weight w. The value of a path is the sum of the weights of its edges plus $r
@@ -40,7 +41,7 @@ value of a path.
 
 Input: the first line holds n and m; each of the next m lines holds u, v, w.
 Output: the largest path value.
-Constraints: 1 <= n <= 100000, 0 <= m <= 200000, 1 <= w <= 9.""",
+Constraints: 1 <= n <= $max_n, 0 <= m <= 2n, 1 <= w <= 9.""",
     ),
     efficient="""\
 import sys
@@ -65,7 +66,7 @@ while queue:
             queue.append(v)
 print(max(best[1:]))
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n, m = map(int, input().split())
 edges = [tuple(map(int, input().split())) for _ in range(m)]
 best = [$r] * (n + 1)

@@ -15,6 +15,7 @@ def generate(rng, n, knobs):
 
 FAMILY = Family(
     slug="max-xor-pair",
+    time_limit_s=1.0,
     title="Maximum XOR of two numbers",
     difficulty="hard",
     knobs=knobs,
@@ -26,14 +27,14 @@ a_i, a_j over all pairs i < j.
 
 Input: n, then the n integers.
 Output: the maximum XOR.
-Constraints: 2 <= n <= 100000, 0 <= a_i < 2^30.""",
+Constraints: 2 <= n <= $max_n, 0 <= a_i < 2^30.""",
         """\
 Replace every a_i by a_i mod 2^$b (keep its lowest $b bits), then print the
 largest value of a_i XOR a_j over all pairs i < j.
 
 Input: the first line holds n; the second line holds the n integers.
 Output: one integer, the maximum XOR.
-Constraints: 2 <= n <= 100000, 0 <= a_i < 2^30.""",
+Constraints: 2 <= n <= $max_n, 0 <= a_i < 2^30.""",
     ),
     efficient="""\
 import sys
@@ -50,7 +51,7 @@ for bit in range($b - 1, -1, -1):
         best = candidate
 print(best)
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n = int(input())
 a = [int(x) % (1 << $b) for x in input().split()]
 best = 0

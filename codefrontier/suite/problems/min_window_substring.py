@@ -12,13 +12,14 @@ def generate(rng, n, knobs):
     n = max(n, 2)
     alphabet = "abcdefghijklmnopqrstuvwxyz"[: max(2, min(26, n // 20))]
     s = "".join(rng.choice(alphabet) for _ in range(n))
-    t = "".join(rng.choice(alphabet) for _ in range(max(1, n // (50 * knobs["k"]))))
+    # t has two letters or more, so that it can repeat one (what the buggy variant misses)
+    t = "".join(rng.choice(alphabet) for _ in range(max(2, n // (50 * knobs["k"]))))
     return (s, t)
 
 
 FAMILY = Family(
     slug="min-window-substring",
-    time_limit_s=1.5,  # the efficient reference needs up to 0.20 s on the largest test
+    time_limit_s=1.5,
     title="Minimum window substring",
     difficulty="hard",
     kind="call",
@@ -32,14 +33,14 @@ over: a character that occurs r times in t must occur at least $k * r times in
 the substring. If several are shortest, return the $side one.
 Return "" if there is none.
 
-Constraints: 1 <= len(s), len(t) <= 10^5; lowercase letters.""",
+Constraints: 1 <= len(s), len(t) <= $max_n; lowercase letters.""",
         """\
 A window of s (a substring) covers t when, for every letter, the window holds at
 least $k times as many copies of it as t does. Find the shortest window of s
 that covers t and return it; among equally short ones take the $side. If no
 window covers t, return the empty string.
 
-Constraints: 1 <= len(s), len(t) <= 10^5; lowercase letters.""",
+Constraints: 1 <= len(s), len(t) <= $max_n; lowercase letters.""",
     ),
     efficient="""\
 class Solution:
@@ -63,7 +64,7 @@ class Solution:
                 left += 1
         return "" if best[1] == float("inf") else s[best[0]:best[1]]
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 class Solution:
     def ${func}(self, s: str, t: str) -> str:
         need = Counter(t * $k)
@@ -77,7 +78,7 @@ class Solution:
                         best = s[i:j + 1]
                     break
         return best
-""", 5),),
+""", 4),),
     buggy="""\
 class Solution:
     def ${func}(self, s: str, t: str) -> str:

@@ -6,14 +6,18 @@ from codefrontier.suite.spec import Family, SlowProgram
 
 def generate(rng, n, knobs):
     # Remainders repeat, and a random one is topped up to tie for the most frequent (the
-    # tie-break matters); half the values are shifted by -m or +m, so only their
+    # tie-break matters), by overwriting values that are less frequent, so that there
+    # are exactly n values; half the values are shifted by -m or +m, so only their
     # remainders agree (m is large: many distinct remainders).
     m, spread = knobs["m"], max(2, n // 3)
     a = ints(rng, n, 0, spread)
     counts, v = Counter(a), rng.randint(0, spread)
-    a += [v] * (max(counts.values()) - counts[v])
-    rng.shuffle(a)
-    return f"{len(a)}\n" + line(r + m * rng.choice((-1, 0, 0, 1)) for r in a) + "\n"
+    top = max(counts.values())
+    spare = [i for i, r in enumerate(a) if r != v and counts[r] < top]
+    if top - counts[v] <= len(spare):
+        for i in rng.sample(spare, top - counts[v]):
+            a[i] = v
+    return f"{n}\n" + line(r + m * rng.choice((-1, 0, 0, 1)) for r in a) + "\n"
 
 
 def knobs(rng):
@@ -27,6 +31,7 @@ FAMILY = Family(
     slug="most-frequent",
     title="Most frequent value",
     difficulty="easy",
+    time_limit_s=0.5,
     knobs=knobs,
     statements=(
         """\
@@ -36,7 +41,7 @@ often; among equally frequent remainders, print the $tie.
 
 Input: n, then the n integers.
 Output: the remainder r, with 0 <= r < $m.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^9.""",
         """\
 Reduce each of n integers modulo $m (to a remainder r with 0 <= r < $m). Which
 remainder appears most often? If several remainders share the highest count,
@@ -44,7 +49,7 @@ answer with the $tie of them.
 
 Input: the first line holds n; the second line holds the n integers.
 Output: one number, that remainder.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^9.""",
         """\
 You are given n integers. Print the most frequent remainder modulo $m among them
 (remainders are non-negative and below $m); when there is a tie for the highest
@@ -52,7 +57,7 @@ frequency, print the $tie remainder in the tie.
 
 Input: n, then the n integers.
 Output: the remainder.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^9.""",
     ),
     efficient="""\
 import sys
@@ -64,7 +69,7 @@ counts = Counter(int(x) % $m for x in data[1:1 + n])
 top = max(counts.values())
 print($pick(v for v, c in counts.items() if c == top))
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n = int(input())
 a = [int(x) % $m for x in input().split()]
 best, best_count = None, 0

@@ -17,6 +17,7 @@ FAMILY = Family(
     slug="pair-sum-count",
     title="Pairs with a given sum",
     difficulty="easy",
+    time_limit_s=1.5,  # centred between the double loop's times at 10^4 and 10^5 bytes
     knobs=knobs,
     statements=(
         """\
@@ -25,7 +26,7 @@ a_i + a_j = $t.
 
 Input: the first line holds n; the second line holds the n integers.
 Output: the number of pairs.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^6.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^6.""",
         """\
 How many pairs of positions i < j are there whose two values add up to exactly
 $t? Pairs at different positions count separately even when their values are
@@ -33,14 +34,14 @@ equal.
 
 Input: n, then the n integers.
 Output: one number, the count of such pairs.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^6.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^6.""",
         """\
 Count the unordered pairs of distinct elements of an array of n integers whose
 sum equals $t (two elements are distinct when their positions differ).
 
 Input: n on the first line, the n integers on the second line.
 Output: the number of pairs.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^6.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^6.""",
     ),
     efficient="""\
 import sys
@@ -58,13 +59,14 @@ def main():
 
 main()
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n = int(input())
 a = list(map(int, input().split()))
 count = 0
 for i in range(n):
-    for j in range(i + 1, n):
-        if a[i] + a[j] == $t:
+    need = $t - a[i]
+    for x in a[i + 1:]:
+        if x == need:
             count += 1
 print(count)
 """, 5),),

@@ -39,7 +39,7 @@ modulo $m (a remainder r with 0 <= r < $m). Positions are counted from $base.
 
 Input: n and q; the n integers; then q operations, one per line.
 Output: one line per query of type 2.
-Constraints: 1 <= n, q <= 100000, |a_i|, |x| <= 1000.""",
+Constraints: 1 <= n, q <= $max_n, |a_i|, |x| <= 1000.""",
         """\
 An array of n integers, whose first element has position $base, receives q
 operations. An operation "1 i x" replaces the element at position i by x. An
@@ -49,7 +49,7 @@ both included; answer it with the sum's non-negative remainder modulo $m.
 Input: the first line holds n and q, the second the n integers; then one
 operation per line.
 Output: the answer to each operation of type 2, one per line, in order.
-Constraints: 1 <= n, q <= 100000, |a_i|, |x| <= 1000.""",
+Constraints: 1 <= n, q <= $max_n, |a_i|, |x| <= 1000.""",
         """\
 Process q operations on an array of n integers (positions start at $base):
 "2 l r" prints the sum a_l + ... + a_r modulo $m (a remainder from 0 to below
@@ -58,7 +58,7 @@ $m), and
 
 Input: n and q; the n integers; then q operations, one per line.
 Output: one line per operation of type 2.
-Constraints: 1 <= n, q <= 100000, |a_i|, |x| <= 1000.""",
+Constraints: 1 <= n, q <= $max_n, |a_i|, |x| <= 1000.""",
     ),
     efficient="""\
 import sys
@@ -94,7 +94,7 @@ for _ in range(q):
         out.append((prefix(y + 1 - $base) - prefix(x - 1)) % $m)
 print("\\n".join(map(str, out)))
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n, q = map(int, input().split())
 a = [0] * $base + list(map(int, input().split()))
 for _ in range(q):

@@ -3,9 +3,11 @@ from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
-    b = knobs["base"] - 1  # queries are drawn 1-indexed, then shifted
+    # long ranges (l in the first quarter, r in the last), so that summing each range
+    # element by element goes far; queries are drawn 1-indexed, then shifted
+    b = knobs["base"] - 1
     rows = [" ".join(str(int(v) + b) for v in row.split())
-            for row in range_queries(rng, n, left_max=n)]
+            for row in range_queries(rng, n, left_max=n // 4 + 1, right_min=n - n // 4)]
     return array_and_queries(ints(rng, n, -1000, 1000), rows)
 
 
@@ -24,6 +26,7 @@ FAMILY = Family(
     slug="range-sum-queries",
     title="Range sums",
     difficulty="easy",
+    time_limit_s=0.5,
     knobs=knobs,
     statements=(
         """\
@@ -33,7 +36,7 @@ positions are counted from $base), printed modulo $m as a remainder r with
 
 Input: n and q; the n integers; then q lines "l r".
 Output: q lines, the answers in order.
-Constraints: 1 <= n, q <= 100000, l <= r, |a_i| <= 1000.""",
+Constraints: 1 <= n, q <= $max_n, l <= r, |a_i| <= 1000.""",
         """\
 The positions of an array of n integers are counted from $base. Each of q queries "l r" asks for the total of the elements at positions l
 through r, both included. Print every total reduced modulo $m (a non-negative
@@ -42,7 +45,7 @@ remainder).
 Input: the first line holds n and q, the second the n integers; then q lines,
 each with l and r.
 Output: one line per query, in order.
-Constraints: 1 <= n, q <= 100000, l <= r, |a_i| <= 1000.""",
+Constraints: 1 <= n, q <= $max_n, l <= r, |a_i| <= 1000.""",
     ),
     efficient="""\
 import sys
@@ -59,7 +62,7 @@ for _ in range(q):
     out.append((prefix[r + 1] - prefix[l]) % $m)
 print("\\n".join(map(str, out)))
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n, q = map(int, input().split())
 a = list(map(int, input().split()))
 for _ in range(q):

@@ -10,6 +10,7 @@ FAMILY = Family(
     slug="record-days",
     title="Record days",
     difficulty="easy",
+    time_limit_s=1.5,  # centred between the naive check's times at 10^4 and 10^5 bytes
     knobs=knobs,
     statements=(
         """\
@@ -18,7 +19,7 @@ by more than $d degrees (the first day always does). Count the record days.
 
 Input: n, then the n temperatures.
 Output: the number of record days.
-Constraints: 1 <= n <= 100000, |t_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |t_i| <= 10^9.""",
         """\
 Temperatures t_1..t_n were measured on n consecutive days. Day i is a record day
 when t_i - t_j > $d for every earlier day j; day 1 is always a record day. How
@@ -26,7 +27,7 @@ many record days are there?
 
 Input: the first line holds n; the second line holds the n temperatures.
 Output: one number, the count of record days.
-Constraints: 1 <= n <= 100000, |t_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |t_i| <= 10^9.""",
         """\
 Count the days whose temperature exceeds the highest temperature of all the
 earlier days by more than $d (a difference of exactly $d is not enough). The
@@ -34,7 +35,7 @@ first day has no earlier days and always counts.
 
 Input: n, then the n temperatures.
 Output: the number of such days.
-Constraints: 1 <= n <= 100000, |t_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |t_i| <= 10^9.""",
     ),
     efficient="""\
 import sys
@@ -49,7 +50,7 @@ for t in map(int, data[1:1 + n]):
     best = max(best, t)
 print(records)
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n = int(input())
 t = list(map(int, input().split()))
 print(sum(1 for i in range(n) if all(t[i] - t[j] > $d for j in range(i))))

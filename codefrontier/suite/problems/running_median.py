@@ -10,7 +10,7 @@ def knobs(rng):
 
 FAMILY = Family(
     slug="running-median",
-    time_limit_s=1.0,  # the efficient reference needs up to 0.12 s on the largest test
+    time_limit_s=1.0,
     title="Running median",
     difficulty="hard",
     knobs=knobs,
@@ -22,7 +22,7 @@ t = ceil(i * $p / 100).
 
 Input: n, then the n integers in arrival order.
 Output: n values on one line.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^9.""",
         """\
 You receive a stream of n integers. Each time a new integer arrives, sort the
 integers received so far (say i of them) and report the one at rank
@@ -30,7 +30,7 @@ ceil(i * $p / 100), counting ranks from 1 (percentile $p by nearest rank).
 
 Input: the first line holds n; the second line holds the n integers in order.
 Output: the n reported values on one line, separated by spaces.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^9.""",
         """\
 Maintain percentile $p of a growing list. The list starts empty and the
 n given integers are appended one by one; after each append, output the
@@ -39,7 +39,7 @@ current length.
 
 Input: n, then the n integers.
 Output: n integers on one line.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^9.""",
     ),
     efficient="""\
 import sys
@@ -62,7 +62,7 @@ for i, v in enumerate(map(int, data[1:1 + n]), 1):
     out.append(-low[0])
 print(" ".join(map(str, out)))
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("n^2 log n", """\
 n = int(input())
 a = list(map(int, input().split()))
 out = []

@@ -30,6 +30,7 @@ def knobs(rng):
 
 FAMILY = Family(
     slug="shortest-paths",
+    time_limit_s=1.5,
     title="Shortest paths from the capital",
     difficulty="hard",
     knobs=knobs,
@@ -41,7 +42,7 @@ travel time from city 1 to every city, or -1 for cities that cannot be reached.
 
 Input: n and m; then m lines "u v w".
 Output: n integers on one line.
-Constraints: 1 <= n <= 50000, 0 <= m <= 100000, 1 <= w <= 1000.""",
+Constraints: 1 <= n <= $max_n, 0 <= m <= 2n, 1 <= w <= 1000.""",
         """\
 Every one-way road of the kingdom has a toll gate, and passing a gate costs
 $toll minutes of waiting on top of the road's driving time. There are n cities
@@ -51,7 +52,7 @@ unreachable.
 
 Input: the first line has n and m; each of the next m lines has u, v and w.
 Output: n integers on one line, city 1 first.
-Constraints: 1 <= n <= 50000, 0 <= m <= 100000, 1 <= w <= 1000.""",
+Constraints: 1 <= n <= $max_n, 0 <= m <= 2n, 1 <= w <= 1000.""",
     ),
     efficient="""\
 import sys
@@ -77,22 +78,57 @@ while heap:
             heapq.heappush(heap, (d + w, v))
 print(" ".join(str(d) if d < INF else "-1" for d in dist[1:]))
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(
+        # every simple path from city 1, by depth-first search (exponential in the
+        # number of shortcuts: a path can skip the cities they jump over, then reach
+        # them by a backward road)
+        SlowProgram("exponential", """\
+import sys
+
+sys.setrecursionlimit(100000)
 n, m = map(int, input().split())
-edges = [tuple(map(int, input().split())) for _ in range(m)]
+graph = [[] for _ in range(n + 1)]
+for _ in range(m):
+    u, v, w = map(int, input().split())
+    graph[u].append((v, w + $toll))
+INF = float("inf")
+best = [INF] * (n + 1)
+on_path = [False] * (n + 1)
+
+
+def walk(u, d):
+    if d < best[u]:
+        best[u] = d
+    on_path[u] = True
+    for v, w in graph[u]:
+        if not on_path[v]:
+            walk(v, d + w)
+    on_path[u] = False
+
+
+walk(1, 0)
+print(*[b if b < INF else -1 for b in best[1:]])
+""", 4),
+        SlowProgram("quadratic", """\
+n, m = map(int, input().split())
+edges = []
+for _ in range(m):
+    u, v, w = map(int, input().split())
+    edges.append((u, v, w + $toll))
 INF = float("inf")
 dist = [INF] * (n + 1)
 dist[1] = 0
 for _ in range(n - 1):
     changed = False
     for u, v, w in edges:
-        if dist[u] + w + $toll < dist[v]:
-            dist[v] = dist[u] + w + $toll
+        if dist[u] + w < dist[v]:
+            dist[v] = dist[u] + w
             changed = True
     if not changed:
         break
 print(*[d if d < INF else -1 for d in dist[1:]])
-""", 5),),
+""", 5),
+    ),
     buggy="""\
 import sys
 from collections import deque

@@ -28,6 +28,7 @@ def knobs(rng):
 
 FAMILY = Family(
     slug="spanning-tree-weight",
+    time_limit_s=1.0,
     title="Cheapest network",
     difficulty="hard",
     knobs=knobs,
@@ -40,7 +41,7 @@ towns. Print the least total cost that connects every town.
 
 Input: n and m; then m lines "u v w".
 Output: the least cost.
-Constraints: 2 <= n <= 100000, n - 1 <= m <= 200000, 1 <= w <= 1000.""",
+Constraints: 2 <= n <= $max_n, n - 1 <= m <= 2n, 1 <= w <= 1000.""",
         """\
 Every town must be joined to every other, directly or through other towns, by
 cables. There are n towns, numbered consecutively starting from $base, and m
@@ -51,7 +52,7 @@ minimum total cost?
 
 Input: the first line has n and m; then m lines with u, v and w.
 Output: one integer, the minimum cost.
-Constraints: 2 <= n <= 100000, n - 1 <= m <= 200000, 1 <= w <= 1000.""",
+Constraints: 2 <= n <= $max_n, n - 1 <= m <= 2n, 1 <= w <= 1000.""",
     ),
     efficient="""\
 import sys
@@ -76,7 +77,7 @@ for w, u, v in edges:
         total += w + $fee
 print(total)
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n, m = map(int, input().split())
 edges = [tuple(map(int, input().split())) for _ in range(m)]
 in_tree = [False] * (n + 1)

@@ -22,6 +22,7 @@ FAMILY = Family(
     title="Best time to buy and sell",
     difficulty="easy",
     kind="call",
+    time_limit_s=0.5,
     knobs=knobs,
     func_names=("maxProfit", "bestProfit", "maxGain", "singleTradeProfit"),
     starter_code="class Solution:\n    def ${func}(self, prices: List[int]) -> int:\n        ",
@@ -31,20 +32,20 @@ prices[i] is a stock's price on day i. Buy on one day and sell on a later day;
 the broker charges a fee of $fee for the trade. Return the largest profit
 (selling price minus buying price minus $fee), or 0 if no trade makes money.
 
-Constraints: 1 <= len(prices) <= 10^5, 0 <= prices[i] <= 10^4.""",
+Constraints: 1 <= len(prices) <= $max_n, 0 <= prices[i] <= 10^4.""",
         """\
 You may make at most one trade: buy one share on some day and sell it on a
 strictly later day, where prices[i] is the price on day i. Each trade costs a
 fixed fee of $fee. Return the best net gain you can achieve; if every trade
 would gain nothing or lose money, return 0 (don't trade).
 
-Constraints: 1 <= len(prices) <= 10^5, 0 <= prices[i] <= 10^4.""",
+Constraints: 1 <= len(prices) <= $max_n, 0 <= prices[i] <= 10^4.""",
         """\
 Given daily prices, choose days i < j to buy and sell so that
 prices[j] - prices[i] - $fee is as large as possible ($fee is the trading fee).
 Return that maximum, or 0 when it is not positive.
 
-Constraints: 1 <= len(prices) <= 10^5, 0 <= prices[i] <= 10^4.""",
+Constraints: 1 <= len(prices) <= $max_n, 0 <= prices[i] <= 10^4.""",
     ),
     efficient="""\
 class Solution:
@@ -55,15 +56,44 @@ class Solution:
             best = max(best, p - lowest - $fee)
         return best
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(
+        # every stretch of days as a recursion without memo: the best trade in a list of
+        # days buys on the first and sells on the last, or leaves out one of the two
+        SlowProgram("exponential", """\
+class Solution:
+    def ${func}(self, prices: List[int]) -> int:
+        def best(days):
+            if len(days) < 2:
+                return 0
+            return max(days[-1] - days[0] - $fee, best(days[1:]), best(days[:-1]))
+
+        return best(prices)
+""", 2),
+        # holding from day i to day j earns the sum of the daily changes in between
+        SlowProgram("cubic", """\
+class Solution:
+    def ${func}(self, prices: List[int]) -> int:
+        changes = [prices[k + 1] - prices[k] for k in range(len(prices) - 1)]
+        best = 0
+        for i in range(len(changes)):
+            for j in range(i + 1, len(changes) + 1):
+                profit = sum(changes[i:j]) - $fee
+                if profit > best:
+                    best = profit
+        return best
+""", 4),
+        # buy on every day in turn and sell on the highest later day
+        SlowProgram("quadratic", """\
 class Solution:
     def ${func}(self, prices: List[int]) -> int:
         best = 0
-        for i in range(len(prices)):
-            for j in range(i + 1, len(prices)):
-                best = max(best, prices[j] - prices[i] - $fee)
+        for i in range(len(prices) - 1):
+            profit = max(prices[i + 1:]) - prices[i] - $fee
+            if profit > best:
+                best = profit
         return best
-""", 5),),
+""", 5),
+    ),
     buggy="""\
 class Solution:
     def ${func}(self, prices: List[int]) -> int:

@@ -9,6 +9,7 @@ def knobs(rng):
 
 FAMILY = Family(
     slug="sum-subarray-minimums",
+    time_limit_s=2.0,
     title="Sum of subarray minimums",
     difficulty="hard",
     kind="call",
@@ -20,18 +21,18 @@ FAMILY = Family(
 Return the sum of min(b) over every contiguous subarray b of arr,
 modulo $m.
 
-Constraints: 1 <= len(arr) <= 10^5, 1 <= arr[i] <= 3 * 10^4.""",
+Constraints: 1 <= len(arr) <= $max_n, 1 <= arr[i] <= 3 * 10^4.""",
         """\
 For each non-empty contiguous subarray of arr, take its smallest element. Add
 all these minima together; the total can be very large, so return it modulo
 $m.
 
-Constraints: 1 <= len(arr) <= 10^5, 1 <= arr[i] <= 3 * 10^4.""",
+Constraints: 1 <= len(arr) <= $max_n, 1 <= arr[i] <= 3 * 10^4.""",
         """\
 Let S be the sum, over all pairs i <= j, of min(arr[i], ..., arr[j]). Return
 S mod $m.
 
-Constraints: 1 <= len(arr) <= 10^5, 1 <= arr[i] <= 3 * 10^4.""",
+Constraints: 1 <= len(arr) <= $max_n, 1 <= arr[i] <= 3 * 10^4.""",
     ),
     efficient="""\
 class Solution:
@@ -53,17 +54,29 @@ class Solution:
             stack.append(i)
         return sum(arr[i] * left[i] * right[i] for i in range(n)) % mod
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(
+        SlowProgram("cubic", """\
+class Solution:
+    def ${func}(self, arr: List[int]) -> int:
+        total = 0
+        for i in range(len(arr)):
+            for j in range(i, len(arr)):
+                total += min(arr[i:j + 1])
+        return total % $m
+""", 4),
+        SlowProgram("quadratic", """\
 class Solution:
     def ${func}(self, arr: List[int]) -> int:
         total = 0
         for i in range(len(arr)):
             low = arr[i]
             for j in range(i, len(arr)):
-                low = min(low, arr[j])
+                if arr[j] < low:
+                    low = arr[j]
                 total += low
         return total % $m
-""", 5),),
+""", 5),
+    ),
     buggy="""\
 class Solution:
     def ${func}(self, arr: List[int]) -> int:
