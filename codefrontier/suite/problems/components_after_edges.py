@@ -16,6 +16,7 @@ FAMILY = Family(
     slug="components-after-edges",
     title="Components as roads open",
     difficulty="medium",
+    time_limit_s=2.0,  # the relabelling program needs up to 0.3 s below 10^5 bytes
     knobs=knobs,
     statements=(
         """\
@@ -25,7 +26,7 @@ After each road opens, print the total cost of the stations needed.
 
 Input: n and m; then m lines "u v" (towns are numbered 1 to n).
 Output: m integers on one line.
-Constraints: 1 <= n, m <= 100000.""",
+Constraints: 1 <= n, m <= $max_n.""",
         """\
 There are n towns (1..n) and no roads. Then m roads are built in the given
 order; road i joins towns u_i and v_i. After each road, report $c times the
@@ -33,7 +34,7 @@ number of connected groups the towns form at that moment.
 
 Input: the first line holds n and m; each of the next m lines holds "u v".
 Output: the m reports on one line, separated by spaces.
-Constraints: 1 <= n, m <= 100000.""",
+Constraints: 1 <= n, m <= $max_n.""",
         """\
 Each group of towns linked by roads (directly or through other towns) pays a
 fee of $c. Initially none of the n towns are linked; m roads then open one after
@@ -41,7 +42,7 @@ another. Print the total fee after every road opens.
 
 Input: n and m; then m lines "u v", the towns a road joins (numbered from 1).
 Output: m integers on one line.
-Constraints: 1 <= n, m <= 100000.""",
+Constraints: 1 <= n, m <= $max_n.""",
     ),
     efficient="""\
 import sys
@@ -66,7 +67,7 @@ for i in range(m):
     out.append(groups * $c)
 print(" ".join(map(str, out)))
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n, m = map(int, input().split())
 label = list(range(n + 1))
 groups = n

@@ -13,7 +13,7 @@ FAMILY = Family(
     slug="count-inversions",
     title="Inversions",
     difficulty="medium",
-    time_limit_s=2.0,  # merge sort in Python needs up to 0.33 s on the largest test
+    time_limit_s=2.0,  # the pair loop needs up to 0.3 s below 10^5 bytes
     knobs=knobs,
     statements=(
         """\
@@ -21,7 +21,7 @@ Count the pairs i < j with a_i $op a_j, and print the count modulo $m.
 
 Input: n, then the n integers.
 Output: the number of such pairs, modulo $m.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^9.""",
         """\
 You are given a sequence a_1..a_n. A pair of positions i < j is special when
 a_i $op a_j. How many special pairs are there? The count can be large: print its
@@ -29,14 +29,14 @@ remainder modulo $m.
 
 Input: the first line holds n; the second line holds the n integers.
 Output: one integer, the number of special pairs modulo $m.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^9.""",
         """\
 Print (the number of index pairs i < j such that a_i $op a_j) mod $m, for an
 array of n integers (equal values never form such a pair).
 
 Input: n, then the n integers.
 Output: the count modulo $m.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^9.""",
     ),
     efficient="""\
 import sys
@@ -64,7 +64,7 @@ data = sys.stdin.buffer.read().split()
 n = int(data[0])
 print(sort_count([${sign}int(x) for x in data[1:1 + n]])[1] % $m)
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n = int(input())
 a = list(map(int, input().split()))
 print(sum(1 for i in range(n) for j in range(i + 1, n) if a[i] $op a[j]) % $m)

@@ -16,6 +16,7 @@ FAMILY = Family(
     slug="lis-length",
     title="Longest increasing subsequence",
     difficulty="medium",
+    time_limit_s=3.0,  # the quadratic program needs up to 0.56 s below 10^5 bytes
     knobs=knobs,
     statements=(
         """\
@@ -25,7 +26,7 @@ largest possible length of such a subsequence.
 
 Input: n, then the n integers.
 Output: the length.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^9.""",
         """\
 Given n integers, find the longest subsequence b_1, b_2, ..., b_k (elements kept
 in their original order, not necessarily adjacent) with b_{i+1} >= b_i + $d for
@@ -33,7 +34,7 @@ every i. Print k.
 
 Input: the first line holds n; the second line holds the n integers.
 Output: k, the length of the longest such subsequence.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^9.""",
         """\
 A subsequence is called $d-increasing if each of its elements exceeds the
 previous one by $d or more. Print the length of the longest $d-increasing
@@ -41,7 +42,7 @@ subsequence of the given array (a single element counts).
 
 Input: n, then the n integers.
 Output: the length.
-Constraints: 1 <= n <= 100000, |a_i| <= 10^9.""",
+Constraints: 1 <= n <= $max_n, |a_i| <= 10^9.""",
     ),
     efficient="""\
 import sys
@@ -58,16 +59,41 @@ for v in map(int, data[1:1 + n]):
         tails[i] = v
 print(len(tails))
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(
+        # take or skip each element, a recursion without memo: it walks every chain
+        SlowProgram("exponential", """\
+import sys
+
+sys.setrecursionlimit(10000)
+n = int(input())
+a = list(map(int, input().split()))
+
+
+def longest(i, last):
+    if i == n:
+        return 0
+    best = longest(i + 1, last)
+    if last is None or a[i] >= last + $d:
+        best = max(best, 1 + longest(i + 1, a[i]))
+    return best
+
+
+print(longest(0, None))
+""", 3),
+        SlowProgram("quadratic", """\
 n = int(input())
 a = list(map(int, input().split()))
 best = [1] * n
 for i in range(n):
+    top = a[i] - $d
+    length = 1
     for j in range(i):
-        if a[j] + $d <= a[i] and best[j] + 1 > best[i]:
-            best[i] = best[j] + 1
+        if a[j] <= top and best[j] >= length:
+            length = best[j] + 1
+    best[i] = length
 print(max(best))
-""", 5),),
+""", 5),
+    ),
     buggy="""\
 import sys
 from bisect import bisect_left

@@ -12,7 +12,7 @@ def knobs(rng):
 
 FAMILY = Family(
     slug="longest-unique-substring",
-    time_limit_s=2.0,  # the efficient reference needs up to 0.35 s on the largest test
+    time_limit_s=1.5,  # the quadratic program needs up to 0.3 s below 10^4 bytes
     title="Longest substring without repeats",
     difficulty="medium",
     kind="call",
@@ -25,17 +25,17 @@ FAMILY = Family(
 Return the length of the longest substring of s in which no character occurs
 more than $k times.
 
-Constraints: 0 <= len(s) <= 10^5; s consists of printable ASCII characters.""",
+Constraints: 0 <= len(s) <= $max_n; s consists of printable ASCII characters.""",
         """\
 A substring of s is allowed when every character appears in it at most $k
 times. Return the largest length of an allowed substring (0 for an empty s).
 
-Constraints: 0 <= len(s) <= 10^5; s consists of printable ASCII characters.""",
+Constraints: 0 <= len(s) <= $max_n; s consists of printable ASCII characters.""",
         """\
 s is a string of printable ASCII characters. Find the longest contiguous piece
 of s that contains no character $k + 1 or more times, and return its length.
 
-Constraints: 0 <= len(s) <= 10^5.""",
+Constraints: 0 <= len(s) <= $max_n.""",
     ),
     efficient="""\
 class Solution:
@@ -50,20 +50,42 @@ class Solution:
             best = max(best, i - start + 1)
         return best
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(
+        # every substring, counted afresh
+        SlowProgram("cubic", """\
+class Solution:
+    def ${func}(self, s: str) -> int:
+        def allowed(piece):
+            seen = {}
+            for c in piece:
+                seen[c] = seen.get(c, 0) + 1
+            return max(seen.values()) <= $k
+
+        best = 0
+        for i in range(len(s)):
+            for j in range(i, len(s)):
+                if j - i + 1 > best and allowed(s[i:j + 1]):
+                    best = j - i + 1
+        return best
+""", 3),
+        SlowProgram("quadratic", """\
 class Solution:
     def ${func}(self, s: str) -> int:
         best = 0
         for i in range(len(s)):
             seen = Counter()
             allowed = True
-            for j in range(i, len(s)):
-                seen[s[j]] += 1
-                allowed = allowed and seen[s[j]] <= $k
-                if allowed:
-                    best = max(best, j - i + 1)
+            length = 0
+            for c in s[i:]:
+                seen[c] += 1
+                length += 1
+                if seen[c] > $k:
+                    allowed = False
+                if allowed and length > best:
+                    best = length
         return best
-""", 5),),
+""", 4),
+    ),
     buggy="""\
 class Solution:
     def ${func}(self, s: str) -> int:

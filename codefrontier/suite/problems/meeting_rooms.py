@@ -35,19 +35,19 @@ intervals[i] = [start, end) is a meeting. After a meeting ends at time t, its
 room must be cleaned for $c minutes: it can hold a meeting starting at t + $c or
 later. Return the fewest rooms that hold all meetings.
 
-Constraints: 1 <= len(intervals) <= 10^5, 0 <= start < end <= 10^6.""",
+Constraints: 1 <= len(intervals) <= $max_n, 0 <= start < end <= 10^6.""",
         """\
 Each meeting [start, end) needs a room for its whole duration, and a room that
 a meeting leaves at time end is ready again only at time end + $c (cleaning).
 Given the meetings in intervals, return the minimum number of rooms.
 
-Constraints: 1 <= len(intervals) <= 10^5, 0 <= start < end <= 10^6.""",
+Constraints: 1 <= len(intervals) <= $max_n, 0 <= start < end <= 10^6.""",
         """\
 Return how many rooms are needed to schedule every meeting in intervals, where
 intervals[i] = [start, end). Rooms need a $c-minute cleaning after each meeting,
 so a meeting ending at t frees its room for one starting at t + $c.
 
-Constraints: 1 <= len(intervals) <= 10^5, 0 <= start < end <= 10^6.""",
+Constraints: 1 <= len(intervals) <= $max_n, 0 <= start < end <= 10^6.""",
     ),
     efficient="""\
 class Solution:
@@ -59,7 +59,7 @@ class Solution:
             best = max(best, rooms)
         return best
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 class Solution:
     def ${func}(self, intervals: List[List[int]]) -> int:
         best = 0

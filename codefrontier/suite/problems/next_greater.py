@@ -10,6 +10,7 @@ FAMILY = Family(
     slug="next-greater",
     title="Next greater element",
     difficulty="medium",
+    time_limit_s=2.0,  # the forward scan needs up to 0.26 s below 10^5 bytes
     knobs=knobs,
     statements=(
         """\
@@ -18,7 +19,7 @@ is strictly greater than a_i, or $none if there is none.
 
 Input: n, then the n integers.
 Output: n integers on one line.
-Constraints: 1 <= n <= 100000, 0 <= a_i <= 10^9.""",
+Constraints: 1 <= n <= $max_n, 0 <= a_i <= 10^9.""",
         """\
 Given n non-negative integers, find for every element the nearest element after
 it whose value is strictly larger, and print that value. Print $none for an
@@ -26,7 +27,7 @@ element that has no larger element after it.
 
 Input: the first line holds n; the second line holds the n integers.
 Output: the n answers on one line, separated by spaces.
-Constraints: 1 <= n <= 100000, 0 <= a_i <= 10^9.""",
+Constraints: 1 <= n <= $max_n, 0 <= a_i <= 10^9.""",
         """\
 Scan an array from left to right. For each a_i, output the value of the first
 later element that is greater than a_i (equal does not count); output $none when
@@ -34,7 +35,7 @@ no later element is greater.
 
 Input: n, then the n integers.
 Output: n integers on one line.
-Constraints: 1 <= n <= 100000, 0 <= a_i <= 10^9.""",
+Constraints: 1 <= n <= $max_n, 0 <= a_i <= 10^9.""",
     ),
     efficient="""\
 import sys
@@ -50,7 +51,7 @@ for i, v in enumerate(a):
     stack.append(i)
 print(" ".join(map(str, answer)))
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n = int(input())
 a = list(map(int, input().split()))
 answer = []

@@ -4,12 +4,14 @@ from codefrontier.suite.spec import Family, SlowProgram
 def generate(rng, n, knobs):
     # Runs of "a" between single "b"s, and a pattern of "a"s about as long as a run:
     # overlapping matches, and a naive comparison at each position walks most of a run.
+    # The pattern grows with d, so that a naive scan of every d-th position does as
+    # much work for every d.
     n = max(n, 1)
-    m = max(1, n // 3)
+    m = max(1, n * knobs["d"] // 84)
     runs = []
     while sum(runs) + len(runs) < n:
         runs.append(rng.randint(max(1, m // 2), 2 * m))
-    return "b".join("a" * r for r in runs) + f"\n{'a' * m}\n"
+    return "b".join("a" * r for r in runs)[:n] + f"\n{'a' * m}\n"
 
 
 def knobs(rng):
@@ -21,7 +23,7 @@ FAMILY = Family(
     slug="pattern-count",
     title="Counting occurrences",
     difficulty="medium",
-    time_limit_s=2.0,  # the efficient KMP scan needs up to 0.34 s on the largest test
+    time_limit_s=1.0,  # the naive scan needs up to 0.16 s below 10^5 bytes
     knobs=knobs,
     statements=(
         """\
@@ -30,7 +32,7 @@ Count the occurrences of the pattern p in the text t whose starting position s
 
 Input: t on the first line, p on the second (lowercase letters).
 Output: the number of such occurrences.
-Constraints: 1 <= |p|, |t| <= 300000.""",
+Constraints: 1 <= |p|, |t| <= $max_n.""",
         """\
 The text t is read in frames of $d letters: the first frame starts at the first
 letter, the next one $d letters later, and so on. Count how many frames begin
@@ -40,7 +42,7 @@ its frame, and occurrences may overlap).
 Input: the text t on the first line, the pattern p on the second; both consist
 of lowercase letters.
 Output: one number, the count.
-Constraints: 1 <= |p|, |t| <= 300000.""",
+Constraints: 1 <= |p|, |t| <= $max_n.""",
         """\
 Given a text t and a pattern p, count the indices i with i mod $d = 0 (indices
 counted from 0) such that p occurs in t starting at index i. Overlapping
@@ -48,7 +50,7 @@ occurrences all count.
 
 Input: t on the first line, p on the second (lowercase letters).
 Output: the count.
-Constraints: 1 <= |p|, |t| <= 300000.""",
+Constraints: 1 <= |p|, |t| <= $max_n.""",
     ),
     efficient="""\
 import sys
@@ -68,7 +70,7 @@ for i in range(1, len(combined)):
         count += 1
 print(count)
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 text = input().strip()
 pattern = input().strip()
 count = 0

@@ -24,7 +24,7 @@ are n - k + 1 windows) and print the sum of these maxima modulo $m.
 
 Input: n and k; then the n integers.
 Output: one integer, the sum of the window maxima modulo $m.
-Constraints: 1 <= k <= n <= 100000, 0 <= a_i <= 10^6.""",
+Constraints: 1 <= k <= n <= $max_n, 0 <= a_i <= 10^6.""",
         """\
 An array of n integers is scanned with a window of width k that starts at the
 left end and moves right one step at a time until it reaches the right end. At
@@ -33,14 +33,14 @@ Output the total of the noted values, reduced modulo $m.
 
 Input: the first line holds n and k; the second line holds the array.
 Output: a single number.
-Constraints: 1 <= k <= n <= 100000, 0 <= a_i <= 10^6.""",
+Constraints: 1 <= k <= n <= $max_n, 0 <= a_i <= 10^6.""",
         """\
 For i = 1 .. n - k + 1 let M_i = max(a_i, ..., a_{i+k-1}). Print
 (M_1 + M_2 + ... + M_{n-k+1}) mod $m.
 
 Input: n and k, then a_1 .. a_n.
 Output: the sum modulo $m.
-Constraints: 1 <= k <= n <= 100000, 0 <= a_i <= 10^6.""",
+Constraints: 1 <= k <= n <= $max_n, 0 <= a_i <= 10^6.""",
     ),
     efficient="""\
 import sys
@@ -61,7 +61,7 @@ for i, v in enumerate(a):
         out.append(a[window[0]])
 print(sum(out) % $m)
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n, k = map(int, input().split())
 a = list(map(int, input().split()))
 out = []

@@ -21,6 +21,7 @@ FAMILY = Family(
     slug="subarray-sum-k",
     title="Subarrays summing to k",
     difficulty="medium",
+    time_limit_s=4.0,  # the quadratic program needs up to 0.5 s below 10^5 bytes
     kind="call",
     knobs=knobs,
     func_names=("subarraySum", "countSubarrays", "subarraysWithSum", "countTargetSums"),
@@ -30,17 +31,17 @@ FAMILY = Family(
 Return the number of non-empty contiguous subarrays of nums whose sum is
 exactly $k.
 
-Constraints: 1 <= len(nums) <= 10^5, -1000 <= nums[i] <= 1000.""",
+Constraints: 1 <= len(nums) <= $max_n, -1000 <= nums[i] <= 1000.""",
         """\
 How many pairs (i, j) with i <= j satisfy nums[i] + nums[i+1] + ... + nums[j]
 == $k? Return that count.
 
-Constraints: 1 <= len(nums) <= 10^5, -1000 <= nums[i] <= 1000.""",
+Constraints: 1 <= len(nums) <= $max_n, -1000 <= nums[i] <= 1000.""",
         """\
 The target is $k. Count the contiguous, non-empty stretches of the integer list
 nums whose elements add up to the target, and return the count.
 
-Constraints: 1 <= len(nums) <= 10^5, -1000 <= nums[i] <= 1000.""",
+Constraints: 1 <= len(nums) <= $max_n, -1000 <= nums[i] <= 1000.""",
     ),
     efficient="""\
 class Solution:
@@ -53,18 +54,31 @@ class Solution:
             seen[total] = seen.get(total, 0) + 1
         return count
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(
+        # every subarray summed afresh
+        SlowProgram("cubic", """\
+class Solution:
+    def ${func}(self, nums: List[int]) -> int:
+        count = 0
+        for i in range(len(nums)):
+            for j in range(i, len(nums)):
+                if sum(nums[i:j + 1]) == $k:
+                    count += 1
+        return count
+""", 4),
+        SlowProgram("quadratic", """\
 class Solution:
     def ${func}(self, nums: List[int]) -> int:
         count = 0
         for i in range(len(nums)):
             total = 0
-            for j in range(i, len(nums)):
-                total += nums[j]
+            for x in nums[i:]:
+                total += x
                 if total == $k:
                     count += 1
         return count
-""", 5),),
+""", 5),
+    ),
     buggy="""\
 class Solution:
     def ${func}(self, nums: List[int]) -> int:

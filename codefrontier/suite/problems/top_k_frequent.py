@@ -15,6 +15,7 @@ FAMILY = Family(
     slug="top-k-frequent",
     title="Top k frequent values",
     difficulty="medium",
+    time_limit_s=1.0,  # the counting program needs up to 0.13 s below 10^5 bytes
     kind="call",
     knobs=knobs,
     func_names=("topKFrequent", "mostFrequentValues", "kMostFrequent", "topByCount"),
@@ -25,13 +26,13 @@ Return the $k values that occur most often in nums (all distinct values, if
 there are fewer than $k), most frequent first; values that occur equally often
 are ordered from smallest to largest.
 
-Constraints: 1 <= len(nums) <= 10^5, 0 <= nums[i] <= 10^5.""",
+Constraints: 1 <= len(nums) <= $max_n, 0 <= nums[i] <= 10^5.""",
         """\
 Rank the distinct values of nums by how many times they occur, highest count
 first, breaking ties by the smaller value first. Return the first $k values of
 this ranking (the whole ranking if it has fewer than $k values).
 
-Constraints: 1 <= len(nums) <= 10^5, 0 <= nums[i] <= 10^5.""",
+Constraints: 1 <= len(nums) <= $max_n, 0 <= nums[i] <= 10^5.""",
     ),
     efficient="""\
 class Solution:
@@ -39,15 +40,16 @@ class Solution:
         counts = Counter(nums)
         return sorted(counts, key=lambda v: (-counts[v], v))[:$k]
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 class Solution:
     def ${func}(self, nums: List[int]) -> List[int]:
-        remaining = list(set(nums))
+        counts = {v: nums.count(v) for v in nums}
+        remaining = list(counts)
         chosen = []
         for _ in range(min($k, len(remaining))):
             best = None
             for v in remaining:
-                c = nums.count(v)
+                c = counts[v]
                 if best is None or c > best[0] or (c == best[0] and v < best[1]):
                     best = (c, v)
             chosen.append(best[1])

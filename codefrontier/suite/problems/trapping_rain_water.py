@@ -11,6 +11,7 @@ FAMILY = Family(
     slug="trapping-rain-water",
     title="Trapping rain water",
     difficulty="medium",
+    time_limit_s=2.0,  # the slicing program needs up to 0.3 s below 10^5 bytes
     kind="call",
     knobs=knobs,
     func_names=("trap", "trappedWater", "rainWater", "waterVolume"),
@@ -21,7 +22,7 @@ height[i] is the height of a bar of width 1. The row of bars is closed by a
 wall of height $wall just left of the first bar and another just right of the
 last bar. Return how many units of water the bars and walls hold after rain.
 
-Constraints: 1 <= len(height) <= 10^5, 0 <= height[i] <= 10^5.""",
+Constraints: 1 <= len(height) <= $max_n, 0 <= height[i] <= 10^5.""",
         """\
 Bars of width 1 and heights height[0], height[1], ... stand side by side
 between two walls, each $wall high, that touch the first and the last bar. Rain
@@ -29,7 +30,7 @@ fills every dip: the water above bar i rises to the lower of the highest
 obstacles (bar or wall) on its left and on its right, if that is above the bar.
 Return the total volume of water.
 
-Constraints: 1 <= len(height) <= 10^5, 0 <= height[i] <= 10^5.""",
+Constraints: 1 <= len(height) <= $max_n, 0 <= height[i] <= 10^5.""",
     ),
     efficient="""\
 class Solution:
@@ -48,7 +49,7 @@ class Solution:
                 right -= 1
         return water
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 class Solution:
     def ${func}(self, height: List[int]) -> int:
         height = [$wall] + height + [$wall]

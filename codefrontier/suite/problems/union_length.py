@@ -30,7 +30,7 @@ widened segments.
 
 Input: n, then n lines "l r".
 Output: the covered length.
-Constraints: 1 <= n <= 100000, 0 <= l_i <= r_i <= 2*10^9.""",
+Constraints: 1 <= n <= $max_n, 0 <= l_i <= r_i <= 2*10^9.""",
         """\
 Workers will repair n stretches of a road; stretch i runs from l_i to r_i. A
 safety zone extends every stretch by $d on each side, so the closed zone of
@@ -39,7 +39,7 @@ in at least one zone?
 
 Input: the first line holds n; each of the next n lines holds l_i and r_i.
 Output: one integer, the total length.
-Constraints: 1 <= n <= 100000, 0 <= l_i <= r_i <= 2*10^9.""",
+Constraints: 1 <= n <= $max_n, 0 <= l_i <= r_i <= 2*10^9.""",
     ),
     efficient="""\
 import sys
@@ -58,7 +58,7 @@ for l, r in segments[1:]:
 total += current_r - current_l
 print(total)
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(SlowProgram("quadratic", """\
 n = int(input())
 segments = [tuple(map(int, input().split())) for _ in range(n)]
 merged = []
