@@ -2,10 +2,10 @@ from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
-    # many groups (about n/(k+1), so that groups of k words are common): the naive scan
-    # compares each word with every group so far
+    # many groups (about n/3, whatever k, so that groups of k words are common and the
+    # naive scan's time does not depend on k): it compares each word with every group so far
     roots = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 10)))
-             for _ in range(max(1, n // (knobs["k"] + 1)))]
+             for _ in range(max(1, n // 3))]
     words = []
     for _ in range(n):
         letters = list(rng.choice(roots))
@@ -30,7 +30,7 @@ FAMILY = Family(
     slug="anagram-groups",
     title="Anagram groups",
     difficulty="easy",
-    time_limit_s=3.0,  # the quadratic scan needs up to ~0.5 s below 10^5 bytes
+    time_limit_s=0.5,
     knobs=knobs,
     statements=(
         """\
@@ -69,12 +69,18 @@ print(sum(1 for c in groups.values() if c >= $k))
 """,
     slow=(SlowProgram("quadratic", """\
 n = int(input())
-words = input().split()
-representatives = []
-for w in words:
-    if not any(sorted(w) == sorted(r) for r in representatives):
-        representatives.append(w)
-print(sum(1 for r in representatives if sum(sorted(w) == sorted(r) for w in words) >= $k))
+keys = ["".join(sorted(w)) for w in input().split()]
+groups = []
+sizes = []
+for key in keys:
+    for i in range(len(groups)):
+        if groups[i] == key:
+            sizes[i] += 1
+            break
+    else:
+        groups.append(key)
+        sizes.append(1)
+print(sum(1 for size in sizes if size >= $k))
 """, 5),),
     buggy="""\
 import sys

@@ -6,25 +6,31 @@ ANSWERS = (("YES", "NO"), ("Yes", "No"), ("balanced", "unbalanced"), ("1", "0"),
 
 
 def generate(rng, n, knobs):
-    # Deeply nested balanced strings (depth about n/3, which is what makes naive
-    # pair-removal quadratic); a quarter get one character changed, a quarter two
-    # neighbours swapped.
+    # Deeply nested balanced strings of length n (or n - 1; depth about 0.44 n, which is
+    # what makes naive pair-removal quadratic); a quarter get one character changed, a
+    # quarter two neighbours swapped, within 5% of the end (so that pair-removal still
+    # has nearly all its work to do, and the split search does not stop at a stray
+    # closer near the start: their times hardly depend on the draw).
     pairs = knobs["pairs"]
     closer = {pairs[i]: pairs[i + 1] for i in (0, 2, 4)}
     stack, out = [], []
-    for _ in range(n):
-        if stack and (rng.random() < 0.25 or len(stack) >= n // 2):
+    while True:
+        can_open = n - len(out) - len(stack) >= 2  # room for an opener and its closer
+        if stack and (not can_open or rng.random() < 0.1):
             out.append(closer[stack.pop()])
-        else:
+        elif can_open:
             opener = rng.choice(pairs[::2])
             stack.append(opener)
             out.append(opener)
-    out.extend(closer[o] for o in reversed(stack))
+        else:
+            break
+    if not out:  # n = 1
+        out.append(rng.choice(pairs))
     chance = rng.random()
-    if chance < 0.25 and out:
-        out[rng.randrange(len(out))] = rng.choice(pairs)
+    if chance < 0.25:
+        out[len(out) - 1 - rng.randrange(len(out) // 20 + 1)] = rng.choice(pairs)
     elif chance < 0.5 and len(out) > 1:  # a swap keeps the counts of every character
-        i = rng.randrange(len(out) - 1)
+        i = len(out) - 2 - rng.randrange((len(out) - 1) // 20 + 1)
         out[i], out[i + 1] = out[i + 1], out[i]
     return "".join(out) + "\n"
 
@@ -46,6 +52,7 @@ FAMILY = Family(
     slug="balanced-brackets",
     title="Balanced brackets",
     difficulty="easy",
+    time_limit_s=1.5,
     knobs=knobs,
     statements=(
         """\
@@ -84,7 +91,51 @@ for c in s:
         break
 print("$yes" if ok and not stack else "$no")
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(
+        # the definition as a recursion without memo: empty, or (A)B with A and B
+        # balanced, trying every closer that could end (A)
+        SlowProgram("exponential", """\
+s = input().strip()
+pairs = "$pairs"
+closer = {pairs[i]: pairs[i + 1] for i in (0, 2, 4)}
+
+
+def balanced(s):
+    if not s:
+        return True
+    if s[0] not in closer:
+        return False
+    for k in range(1, len(s)):
+        if s[k] == closer[s[0]] and balanced(s[1:k]) and balanced(s[k + 1:]):
+            return True
+    return False
+
+
+print("$yes" if balanced(s) else "$no")
+""", 2),
+        # the same definition over every substring, shortest first (an interval DP)
+        SlowProgram("cubic", """\
+s = input().strip()
+pairs = "$pairs"
+closer = {pairs[i]: pairs[i + 1] for i in (0, 2, 4)}
+n = len(s)
+ok = [[False] * (n + 1) for _ in range(n + 1)]  # ok[i][j]: s[i:j] is balanced
+for i in range(n + 1):
+    ok[i][i] = True
+for length in range(1, n + 1):
+    for i in range(n - length + 1):
+        j = i + length
+        if s[i] in closer and s[j - 1] == closer[s[i]] and ok[i + 1][j - 1]:
+            ok[i][j] = True
+        else:
+            for k in range(i + 1, j):
+                if ok[i][k] and ok[k][j]:
+                    ok[i][j] = True
+                    break
+print("$yes" if ok[0][n] else "$no")
+""", 3),
+        # n times the depth: one pass deletes the innermost pairs
+        SlowProgram("quadratic", """\
 s = input().strip()
 pairs = "$pairs"
 while True:
@@ -95,7 +146,8 @@ while True:
         break
     s = shorter
 print("$yes" if not s else "$no")
-""", 5),),
+""", 5),
+    ),
     buggy="""\
 s = input().strip()
 pairs = "$pairs"

@@ -22,7 +22,7 @@ FAMILY = Family(
     slug="count-below-queries",
     title="How many are smaller",
     difficulty="easy",
-    time_limit_s=1.0,
+    time_limit_s=1.5,
     knobs=knobs,
     statements=(
         """\

@@ -1,4 +1,4 @@
-from codefrontier.suite.gen import array_input
+from codefrontier.suite.gen import ints, line
 from codefrontier.suite.spec import Family, SlowProgram
 
 
@@ -7,6 +7,19 @@ def knobs(rng):
     # large, so that a large input has tens of thousands of different values and the naive
     # list scan stays quadratic
     return {"m": rng.randint(100_000, 999_999)}
+
+
+def generate(rng, n, knobs):
+    # Mostly different remainders (the naive scan stays quadratic), and about one value in
+    # ten (at least one, from two values on) given the remainder of another value with a
+    # different multiple of m: a count of the values that occur once is then wrong.
+    n, m = max(n, 1), knobs["m"]
+    a = ints(rng, n, -10**9, 10**9)
+    for _ in range(max(1, n // 10) if n > 1 else 0):
+        i, j = rng.sample(range(n), 2)
+        r = a[i] % m
+        a[j] = r + m * rng.randint(-((10**9 + r) // m), (10**9 - r) // m)
+    return f"{n}\n{line(a)}\n"
 
 
 FAMILY = Family(
@@ -37,14 +50,21 @@ data = sys.stdin.buffer.read().split()
 n = int(data[0])
 print(len({int(x) % $m for x in data[1:1 + n]}))
 """,
-    slow=(SlowProgram("naive", """\
+    # a value counts when no earlier one has its remainder (the list scan `not in seen`
+    # runs in C, 3 times too fast at 10^5 bytes for any limit of 0.5 s or more)
+    slow=(SlowProgram("quadratic", """\
 n = int(input())
-a = list(map(int, input().split()))
-seen = []
-for v in a:
-    if v % $m not in seen:
-        seen.append(v % $m)
-print(len(seen))
+r = [v % $m for v in map(int, input().split())]
+count = 0
+for i in range(n):
+    new = True
+    for j in range(i):
+        if r[j] == r[i]:
+            new = False
+            break
+    if new:
+        count += 1
+print(count)
 """, 5),),
     buggy="""\
 from collections import Counter
@@ -52,6 +72,6 @@ n = int(input())
 a = list(map(int, input().split()))
 print(sum(1 for c in Counter(v % $m for v in a).values() if c == 1))
 """,
-    generate=lambda rng, n, knobs: array_input(rng, n, -10**9, 10**9),
+    generate=generate,
     edge_cases=("5\n3 1 3 2 1\n", "1\n7\n", "4\n-1 -1 -1 -1\n"),
 )

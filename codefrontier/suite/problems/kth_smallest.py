@@ -3,7 +3,16 @@ from codefrontier.suite.spec import Family, SlowProgram
 
 
 def generate(rng, n, knobs):
-    return f"{n} {n // 2 + knobs['base']}\n{line(ints(rng, n, -10**9, 10**9))}\n"
+    # Small values in small tests (|a_i| <= 100 n^2, up to 10^9 from n = 3163 on), and
+    # about one value in ten (at least one, from two values on) given the remainder of
+    # another: ranking the distinct remainders only is then wrong.
+    m, top = knobs["m"], min(10**9, 100 * n * n)
+    a = ints(rng, n, -top, top)
+    for _ in range(max(1, n // 10) if n > 1 else 0):
+        i, j = rng.sample(range(n), 2)
+        r = a[i] % m
+        a[j] = r + m * rng.randint(-((top + r) // m), (top - r) // m)
+    return f"{n} {n // 2 + knobs['base']}\n{line(a)}\n"
 
 
 def knobs(rng):
@@ -49,12 +58,18 @@ data = sys.stdin.buffer.read().split()
 n, k = int(data[0]), int(data[1])
 print(sorted(int(x) % $m for x in data[2:2 + n])[k - $base])
 """,
-    slow=(SlowProgram("naive", """\
+    # selection sort, stopped once position k is filled (repeated a.remove(min(a)) runs
+    # in C, too fast at 10^5 bytes for any limit of 0.5 s or more)
+    slow=(SlowProgram("quadratic", """\
 n, k = map(int, input().split())
 a = [int(x) % $m for x in input().split()]
-for _ in range(k - $base):
-    a.remove(min(a))
-print(min(a))
+for i in range(k - $base + 1):
+    smallest = i
+    for j in range(i + 1, n):
+        if a[j] < a[smallest]:
+            smallest = j
+    a[i], a[smallest] = a[smallest], a[i]
+print(a[k - $base])
 """, 5),),
     buggy="""\
 import sys

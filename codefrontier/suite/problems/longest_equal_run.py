@@ -9,16 +9,19 @@ def knobs(rng):
 
 
 def generate(rng, n, knobs):
-    # Long runs: checking every start position separately is then quadratic. The letter
-    # is drawn twice as often as each of two others; half the strings end with its run.
-    n = max(n, 1)
-    others = [c for c in LETTERS if c != knobs["ch"]]
-    alphabet = [knobs["ch"], knobs["ch"], *rng.sample(others, 2)]
-    out, letter = [], ""
-    while len(out) < n:
-        letter = rng.choice([c for c in alphabet if c != letter])
-        out.extend(letter * rng.randint(1, max(1, n // 3)))
-    return "".join(reversed(out[:n])) + "\n"
+    # One long run of the letter (85-95% of s; half the strings end with it) among short
+    # runs of it and of two other letters: walking from every start position is then
+    # quadratic, with a time that depends little on the draw.
+    n, ch = max(n, 1), knobs["ch"]
+    others = rng.sample([c for c in LETTERS if c != ch], 2)
+    long_run = max(1, round(n * rng.uniform(0.85, 0.95)))
+    rest, letter = [], ch
+    while len(rest) < n - long_run:
+        letter = rng.choice([c for c in (ch, *others) if c != letter])
+        rest.extend(letter * rng.randint(1, 5))
+    rest = rest[:n - long_run]
+    at = len(rest) if rng.random() < 0.5 else rng.randrange(len(rest) + 1)
+    return "".join(rest[:at]) + ch * long_run + "".join(rest[at:]) + "\n"
 
 
 def edge_cases(knobs):
@@ -31,6 +34,7 @@ FAMILY = Family(
     slug="longest-equal-run",
     title="Longest run",
     difficulty="easy",
+    time_limit_s=1.0,
     knobs=knobs,
     statements=(
         """\
@@ -64,7 +68,24 @@ for c in s:
     best = max(best, current)
 print(best)
 """,
-    slow=(SlowProgram("naive", """\
+    slow=(
+        # every substring, its letters counted one by one
+        SlowProgram("cubic", """\
+s = input().strip()
+n = len(s)
+best = 0
+for i in range(n):
+    for j in range(i, n):
+        count = 0
+        for k in range(i, j + 1):
+            if s[k] == "$ch":
+                count += 1
+        if count == j - i + 1 and count > best:
+            best = count
+print(best)
+""", 3),
+        # the run from every start position, walked separately
+        SlowProgram("quadratic", """\
 s = input().strip()
 best = 0
 for i in range(len(s)):
@@ -73,7 +94,8 @@ for i in range(len(s)):
         j += 1
     best = max(best, j - i)
 print(best)
-""", 5),),
+""", 4),
+    ),
     buggy="""\
 s = input().strip()
 best = current = 0

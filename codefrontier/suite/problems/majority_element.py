@@ -8,8 +8,12 @@ def knobs(rng):
 
 def generate(rng, n, knobs):
     n, k = max(n, 1), knobs["k"]
-    top = min(10**6, 10 * n)  # small values in small tests
-    values = rng.sample(range(-top, top + 1), k)
+    # small values in small tests (no negative ones up to n = 50): at least k of them fit
+    # in 30 bytes, and the value just short of the share (below) then reveals an
+    # off-by-one threshold
+    top = min(10**6, max(n, k))
+    low = 0 if n <= 50 else -top
+    values = rng.sample(range(low, top + 1), k)
     nums = []
     for v in values[:rng.randint(0, k - 1)]:  # frequent values: n // k + 1 copies each
         if len(nums) + n // k + 1 <= n:
@@ -17,7 +21,7 @@ def generate(rng, n, knobs):
     if len(nums) + n // k <= n:  # one value just short of the share
         nums += [values[-1]] * (n // k)
     # Mostly distinct other values: counting each value by a scan is then quadratic.
-    nums += [rng.randint(-top, top) for _ in range(n - len(nums))]
+    nums += [rng.randint(low, top) for _ in range(n - len(nums))]
     rng.shuffle(nums)
     return (nums,)
 
