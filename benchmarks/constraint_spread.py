@@ -6,7 +6,7 @@ LiveCodeBench v5+v6 and of a CodeContests sample by benchmarks/contest_constrain
 and prints, per dataset, the share of problems whose largest input lies in each decade
 of bytes; then the suite's instance scales (codefrontier.suite.spec.SCALE_SHARES), which
 are LiveCodeBench's counts with every decade from 10^5 bytes up folded into the suite's
-largest, 10^5.
+largest, 10^5, and those below 10^2 bytes into its smallest, 10^2.
 
     python benchmarks/constraint_spread.py
 """
@@ -18,7 +18,6 @@ import math
 from collections import Counter
 from pathlib import Path
 
-from codefrontier.suite.build import DECADES
 from codefrontier.suite.spec import SCALE_SHARES
 
 DATA = Path(__file__).resolve().parents[1] / "docs" / "data" / "contest-constraints.csv"
@@ -29,8 +28,9 @@ def byte_decade(row: dict) -> int:
 
 
 def suite_scale(row: dict) -> int:
-    """The suite's scale for a problem: its byte decade within the suite's decades."""
-    return min(max(DECADES), max(min(DECADES), byte_decade(row)))
+    """The suite's scale for a problem: its byte decade within the suite's scales (from
+    10^2 bytes, where plausible bugs have room to show, to 10^5)."""
+    return min(max(SCALE_SHARES), max(min(SCALE_SHARES), byte_decade(row)))
 
 
 def sized_rows(dataset_prefix: str) -> list[dict]:
@@ -50,7 +50,7 @@ def main() -> None:
               " | ".join(f"{100 * counts[d] / len(rows):.0f}%" for d in range(0, 8)) + " |")
     measured = Counter(suite_scale(row) for row in sized_rows("LiveCodeBench"))
     print("\nsuite scale (largest test decade): LiveCodeBench count -> SCALE_SHARES")
-    for scale in DECADES:
+    for scale in sorted(SCALE_SHARES):
         print(f"  10^{scale} bytes: {measured[scale]:>4} -> {SCALE_SHARES.get(scale, 0)}")
     if dict(measured) != SCALE_SHARES:
         raise SystemExit("SCALE_SHARES differs from the counts in the data")

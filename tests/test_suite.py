@@ -17,6 +17,7 @@ from codefrontier.problems.schema import load_problems
 from codefrontier.rewards import decade
 from codefrontier.suite.build import DECADES, build_bundled, instances, load_families, to_problem
 from codefrontier.suite.calibrate import calibrate
+from codefrontier.suite.spec import SCALE_SHARES
 
 FAMILIES = load_families()
 
@@ -43,7 +44,7 @@ def test_every_statement_states_the_size_bound_of_its_instance(family):
     instance's own (it grows with the scale)."""
     assert all("$max_n" in statement for statement in family.statements), family.slug
     statements = []
-    for scale in sorted({max(1, family.min_scale), max(DECADES)}):
+    for scale in sorted({min(SCALE_SHARES), max(SCALE_SHARES)}):
         instance = replace(family.instance("eval", 0), scale=scale)
         assert "123456789" in instance.statement(123456789)
         problem = to_problem(instance)
@@ -51,13 +52,11 @@ def test_every_statement_states_the_size_bound_of_its_instance(family):
         assert max(decade(t.input_len) for t in generated) == scale
         assert len(generated) == 2 * scale
         statements.append(problem.statement.split("Example 1")[0])
-    assert len(statements) == 1 or statements[0] != statements[-1]
+    assert statements[0] != statements[-1]
 
 
 def test_instances_draw_their_scales_with_the_designed_shares():
-    from codefrontier.suite.spec import SCALE_SHARES
-
-    family = next(f for f in FAMILIES if f.min_scale == 1)
+    family = FAMILIES[0]
     drawn = [family.instance("train", i).scale for i in range(4000)]
     total = sum(SCALE_SHARES.values())
     for scale, count in SCALE_SHARES.items():
@@ -73,14 +72,12 @@ def test_the_scale_shares_are_the_contest_data_s_counts():
     from collections import Counter
     from pathlib import Path
 
-    from codefrontier.suite.spec import SCALE_SHARES
-
     data = Path(__file__).resolve().parents[1] / "docs" / "data" / "contest-constraints.csv"
     with data.open() as handle:
         rows = [r for r in csv.DictReader(handle)
                 if r["dataset"].startswith("LiveCodeBench") and r["status"] == "ok"]
-    decades = Counter(min(max(DECADES), max(min(DECADES),
-                                            int(math.log10(float(r["est_max_input_bytes"])))))
+    decades = Counter(min(max(SCALE_SHARES), max(min(SCALE_SHARES),
+                                                  int(math.log10(float(r["est_max_input_bytes"])))))
                       for r in rows)
     assert dict(decades) == SCALE_SHARES and len(rows) == 304
 
