@@ -8,7 +8,9 @@ time, for every problem:
   test shorter than 10^d bytes within a third of the limit, and the first test of
   10^d bytes or more (the shortest it must fail) runs out of three times the limit
   (or of memory). It is judged once, with the limit raised to three times, on the
-  tests in ascending order; the judge stops at its first failure;
+  tests in ascending order; the judge stops at its first failure. `margin=False`
+  judges it under the limit itself (it must run out of that): a third of the time,
+  without the margin's check;
 - the buggy variant fails.
 """
 
@@ -34,6 +36,7 @@ class SlowCheck:
     complexity: str
     break_decade: int
     time_limit_s: float
+    limit_factor: float  # the limit it was judged under, in limits: SLOW_LIMIT_FACTOR or 1
     verdicts: list[str]  # per test run, ascending input length
     input_lens: list[int]  # every test of the problem, ascending
     cpu_s: list[float]
@@ -71,7 +74,7 @@ class SlowCheck:
         at_break = self.at_break
         if at_break is not None and at_break[0] not in ("TLE", "MLE"):
             found.append(f"{name} finishes its first test of 10^{self.break_decade} bytes "
-                         f"({at_break[0]}, {at_break[1]:.2f} s), under {SLOW_LIMIT_FACTOR:g}× "
+                         f"({at_break[0]}, {at_break[1]:.2f} s), under {self.limit_factor:g}× "
                          f"the {self.time_limit_s:g} s limit")
         return found
 
@@ -80,7 +83,7 @@ class SlowCheck:
         """`cubic 4: 0.03 s | ≥3×` (slowest below the break decade | first test at it)."""
         slowest = max((c for _, c in self.below), default=0.0)
         at_break = self.at_break
-        shown = ("solves" if at_break is None else f"≥{SLOW_LIMIT_FACTOR:g}×"
+        shown = ("solves" if at_break is None else f"≥{self.limit_factor:g}×"
                  if at_break[0] == "TLE" else at_break[0])
         return f"{self.complexity} {self.break_decade}: {slowest:.2f} s | {shown}"
 
@@ -115,19 +118,22 @@ class Calibration:
         return found
 
 
-def with_raised_limit(problem: Problem) -> Problem:
-    """The problem with its time limit raised SLOW_LIMIT_FACTOR times."""
+def with_raised_limit(problem: Problem, factor: float = SLOW_LIMIT_FACTOR) -> Problem:
+    """The problem with its time limit raised `factor` times."""
     return replace(problem, problem_id=problem.problem_id + RAISED_SUFFIX,
-                   time_limit_s=problem.time_limit_s * SLOW_LIMIT_FACTOR)
+                   time_limit_s=problem.time_limit_s * factor)
 
 
-def calibrate(pairs: list[tuple[Instance, Problem]], pool: JudgePool) -> list[Calibration]:
+def calibrate(pairs: list[tuple[Instance, Problem]], pool: JudgePool,
+              margin: bool = True) -> list[Calibration]:
     """Judge each instance's efficient reference (every test), its slow programs (under
-    the raised limit) and its buggy variant on its problem."""
+    the raised limit; with `margin=False`, under the limit itself) and its buggy variant
+    on its problem."""
+    factor = SLOW_LIMIT_FACTOR if margin else 1.0
     problems: dict[str, Problem] = {}
     samples: list[Sample] = []
     for spec, problem in pairs:
-        raised = with_raised_limit(problem)
+        raised = with_raised_limit(problem, factor)
         problems |= {problem.problem_id: problem, raised.problem_id: raised}
         samples.append(Sample(problem.problem_id, 0, code=spec.efficient))
         samples += [Sample(raised.problem_id, 1 + number, code=source)
@@ -149,7 +155,7 @@ def calibrate(pairs: list[tuple[Instance, Problem]], pool: JudgePool) -> list[Ca
         for number, program in enumerate(spec.family.slow):
             run = by_key[(pid + RAISED_SUFFIX, 1 + number)]
             slow.append(SlowCheck(program.complexity, program.break_decade,
-                                  problem.time_limit_s, run.verdicts,
+                                  problem.time_limit_s, factor, run.verdicts,
                                   run.input_lens, run.cpu_s))
         buggy = by_key.get((pid, -1))
         reports.append(Calibration(
