@@ -101,7 +101,7 @@ def test_two_grids_are_one_grid_and_a_shared_base_is_read_once(tmp_path):
     assert [layer.path.name for layer in both.layers] == [
         "config.yaml", "tiny-findings.yaml", "vllm-cpu.yaml"]
     assert both.values["sampling"]["backend"] == "vllm"
-    assert both.values["models"]["tiny"]["rl"]["rewards"] == ["k2", "k3", "k4", "kinf"]
+    assert both.values["models"]["tiny"]["rl"]["rewards"] == ["k2", "k3", "k4", "k5", "kinf"]
 
 
 def test_an_overlay_does_not_bring_its_grid_into_another_named_grid():

@@ -162,9 +162,9 @@ def test_one_grid_of_both_cluster_models_gives_each_model_its_resources(tmp_path
 
 
 def test_the_default_trains_every_setting_and_the_overlays_add_or_share_runs(tmp_path):
-    """config.yaml trains R_2 and R_inf in each setting and merges each setting's pair;
-    the reasoning-only overlay (merged over it by Snakemake) evaluates the reasoning runs
-    in every setting; the comparison overlay adds its three runs, in reasoning only, and
+    """config.yaml trains R_2 and R_inf in each setting and merges each setting's pair, and
+    R_4 in reasoning only; the reasoning-only overlay (merged over it by Snakemake)
+    evaluates the reasoning runs in every setting (R_4 in reasoning); the comparison overlay adds its three runs, in reasoning only, and
     second attempts at the failures of three reasoning checkpoints."""
     import shutil
 
@@ -178,12 +178,12 @@ def test_the_default_trains_every_setting_and_the_overlays_add_or_share_runs(tmp
         counts[name] = {rule: int(words.split(f" {rule} ")[1].split()[0])
                         if f" {rule} " in words else 0
                         for rule in ("rl", "merge", "sample", "repair")}
-    # 2 rewards x 3 settings; 5 merges x 3; (sft, 2 endpoints, 5 merges) x 3
-    assert counts["default"] == {"rl": 6, "merge": 15, "sample": 24, "repair": 0}
-    assert counts["tiny-trained-in-reasoning"] == {"rl": 2, "merge": 5, "sample": 24,
+    # 2 rewards x 3 settings + R_4; 5 merges x 3; (sft, 2 endpoints, 5 merges) x 3 + R_4
+    assert counts["default"] == {"rl": 7, "merge": 15, "sample": 25, "repair": 0}
+    assert counts["tiny-trained-in-reasoning"] == {"rl": 3, "merge": 5, "sample": 25,
                                                    "repair": 0}
     # + shaped-disc, shaped-cont and the repair run, each evaluated in reasoning
-    assert counts["tiny-shaping-repair"] == {"rl": 9, "merge": 15, "sample": 27, "repair": 3}
+    assert counts["tiny-shaping-repair"] == {"rl": 10, "merge": 15, "sample": 28, "repair": 3}
 
 
 def test_the_ensemble_overlay_samples_reasoning_32_times_and_trains_nothing_new(tmp_path):
@@ -196,7 +196,7 @@ def test_the_ensemble_overlay_samples_reasoning_32_times_and_trains_nothing_new(
     done = snakemake(tmp_path, "-n", "--quiet", "rules", config=overlay, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     words = " ".join((done.stdout + done.stderr).split())
-    assert int(words.split(" rl ")[1].split()[0]) == 6 and " repair " not in words
+    assert int(words.split(" rl ")[1].split()[0]) == 7 and " repair " not in words
     config = yaml.safe_load((REPO / "config.yaml").read_text())
     changes = yaml.safe_load(overlay.read_text())
     config["sampling"]["per_setting"].update(changes["sampling"]["per_setting"])
@@ -204,10 +204,10 @@ def test_the_ensemble_overlay_samples_reasoning_32_times_and_trains_nothing_new(
     assert wf.setting_sampling(config, "tool_use")["n"] == 2
 
 
-def test_the_findings_overlay_adds_r3_r4_and_a_wider_alpha_sweep(tmp_path):
-    """configs/tiny-findings.yaml: R_3 and R_4 as runs of their own in reasoning, α from
-    −1 to 3 in every setting (the default's 6 runs and 15 merges, plus 2 runs and 3 merges
-    per setting)."""
+def test_the_findings_overlay_adds_r3_r5_and_a_wider_alpha_sweep(tmp_path):
+    """configs/tiny-findings.yaml: R_3 and R_5 as runs of their own in reasoning beside the
+    default's R_4, α from −1 to 3 in every setting (the default's 7 runs and 15 merges,
+    plus 2 runs and 3 merges per setting)."""
     import shutil
 
     shutil.copy(REPO / "config.yaml", tmp_path / "config.yaml")
@@ -216,7 +216,7 @@ def test_the_findings_overlay_adds_r3_r4_and_a_wider_alpha_sweep(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     words = " ".join((done.stdout + done.stderr).split())
     counts = {rule: int(words.split(f" {rule} ")[1].split()[0]) for rule in ("rl", "merge", "sample")}
-    assert counts == {"rl": 8, "merge": 24, "sample": 24 + 2 + 3 * 3}
+    assert counts == {"rl": 9, "merge": 24, "sample": 25 + 2 + 3 * 3}
 
 
 def test_the_no_repair_sft_overlay_builds_sft_data_without_repairs(tmp_path):

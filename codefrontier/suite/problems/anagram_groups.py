@@ -4,8 +4,11 @@ from codefrontier.suite.spec import Family, SlowProgram
 def generate(rng, n, knobs):
     # many groups (about n/3, whatever k, so that groups of k words are common and the
     # naive scan's time does not depend on k): it compares each word with every group so far
-    roots = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 10)))
-             for _ in range(max(1, n // 3))]
+    # (half of them twins: a root with one letter doubled, the same set of letters with
+    # other counts, so that even a short input tells anagrams from equal letter sets)
+    roots = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 9)))
+             for _ in range(max(1, n // 6))]
+    roots += [root + root[0] for root in roots]
     words = []
     for _ in range(n):
         letters = list(rng.choice(roots))
