@@ -2,8 +2,8 @@
 
 An instance's tests: for train instances the family's hand-written edge cases no
 longer than its largest generated test, then (every instance) two generated tests in
-every input-length decade from 10^1 bytes up to the instance's scale, drawn from the instance's own seed. The statement
-states the instance's size bound (the largest size its generator was asked for,
+every input-length decade from 10^1 bytes up to the instance's scale, drawn from the
+instance's own seed. The statement states the instance's size bound (the largest size its generator was asked for,
 rounded up to 1, 2 or 5 times a power of ten) and shows its two smallest generated
 tests as examples. Expected outputs come from the efficient reference; every slow
 program must agree on every test small enough for it, and the buggy variant must fail
