@@ -162,10 +162,15 @@ def test_build_is_byte_for_byte_deterministic(tmp_path):
 
 @pytest.mark.slow
 def test_limits_are_calibrated_with_the_judge(first_instances):
-    """Efficient within a third of the limit on every test; slow passes the small decades
-    and needs three limits on the largest test; buggy fails."""
+    """Every family at full scale: efficient within a third of the limit on every test;
+    every slow program passes below its break decade within a third of the limit and runs
+    out of time at it; buggy fails. The 3x margin at the break decade is checked for the
+    default's families (easy); the medium and hard families' margins cost another five
+    minutes of CI (`codefrontier problems calibrate` checks them all)."""
+    easy = [pair for pair in first_instances.values() if pair[0].family.difficulty == "easy"]
+    others = [pair for pair in first_instances.values() if pair not in easy]
     with JudgePool() as pool:
-        reports = calibrate(list(first_instances.values()), pool)
+        reports = calibrate(easy, pool) + calibrate(others, pool, margin=False)
     trouble = {r.problem_id: r.problems for r in reports if r.problems}
     assert trouble == {}
 
