@@ -259,19 +259,27 @@ def _cached_problem(instance: Instance) -> Problem:
     return _make_problem(instance, ())
 
 
+def buggy_verdicts(instance: Instance, tests: Iterable[Test]) -> tuple[str, ...]:
+    """The buggy variant's verdicts on `tests`, in their order, up to its first failure
+    (WA, or RE for any error); run in-process, as the references are."""
+    verdicts: list[str] = []
+    for test in tests:
+        try:
+            answer = run_reference(instance, instance.buggy, test.input)
+        except Exception:  # any error of the buggy program fails the test
+            return (*verdicts, "RE")
+        if not outputs_match(instance.family.kind, answer, test.output):
+            return (*verdicts, "WA")
+        verdicts.append("AC")
+    return tuple(verdicts)
+
+
 def reveals_the_bug(instance: Instance, tests: Iterable[Test]) -> bool:
     """Whether the instance's buggy variant fails one of `tests` (it has none: True)."""
-    buggy = instance.buggy
-    if buggy is None:
+    if instance.buggy is None:
         return True
-    for test in sorted(tests, key=lambda t: len(t.input)):
-        try:
-            answer = run_reference(instance, buggy, test.input)
-        except Exception:  # any error of the buggy program fails the test
-            return True
-        if not outputs_match(instance.family.kind, answer, test.output):
-            return True
-    return False
+    verdicts = buggy_verdicts(instance, sorted(tests, key=lambda t: len(t.input)))
+    return verdicts[-1:] not in ((), ("AC",))
 
 
 def _make_problem(instance: Instance, exclude_inputs: Collection[str]) -> Problem:

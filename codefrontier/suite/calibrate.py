@@ -41,6 +41,10 @@ class SlowCheck:
     input_lens: list[int]  # every test of the problem, ascending
     cpu_s: list[float]
 
+    @property
+    def break_bytes(self) -> int:
+        return 10 ** self.break_decade
+
     def _runs(self):
         return zip(self.verdicts, self.cpu_s, self.input_lens[:len(self.verdicts)],
                    strict=True)
@@ -48,18 +52,18 @@ class SlowCheck:
     @property
     def below(self) -> list[tuple[str, float]]:
         """(verdict, CPU s) of the tests run that are shorter than 10^d bytes."""
-        return [(v, c) for v, c, n in self._runs() if n < 10 ** self.break_decade]
+        return [(v, c) for v, c, n in self._runs() if n < self.break_bytes]
 
     @property
     def at_break(self) -> tuple[str, float] | None:
         """(verdict, CPU s) on the first test of 10^d bytes or more, if one was run."""
-        return next(((v, c) for v, c, n in self._runs() if n >= 10 ** self.break_decade),
+        return next(((v, c) for v, c, n in self._runs() if n >= self.break_bytes),
                     None)
 
     @property
     def solves(self) -> bool:
         """Whether every test of the problem is shorter than 10^d bytes (it solves it)."""
-        return all(n < 10 ** self.break_decade for n in self.input_lens)
+        return all(n < self.break_bytes for n in self.input_lens)
 
     @property
     def problems(self) -> list[str]:

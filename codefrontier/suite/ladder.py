@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from codefrontier.judge.compare import outputs_match
 from codefrontier.problems.schema import Problem
 from codefrontier.rewards import AC, RUNGS, reward_k, rung_label
-from codefrontier.suite.build import load_families, run_reference
+from codefrontier.suite.build import buggy_verdicts, load_families
 from codefrontier.suite.spec import Instance
 
 
@@ -52,25 +51,12 @@ def judged_programs(problem: Problem, instance: Instance) -> list[Judged]:
     lens = tuple(t.input_len for t in tests)
     programs = [Judged("efficient", (AC,) * len(tests), lens)]
     for slow in instance.family.slow:
-        passed = sum(length < 10 ** slow.break_decade for length in lens)
+        passed = sum(slow.passes(length) for length in lens)
         verdicts = (AC,) * passed + (("TLE",) if passed < len(lens) else ())
         programs.append(Judged(f"slow:{slow.complexity}", verdicts, lens))
     if instance.buggy is not None:
-        programs.append(Judged("buggy", _buggy_verdicts(instance, tests), lens))
+        programs.append(Judged("buggy", buggy_verdicts(instance, tests), lens))
     return programs
-
-
-def _buggy_verdicts(instance: Instance, tests) -> tuple[str, ...]:
-    verdicts: list[str] = []
-    for test in tests:
-        try:
-            answer = run_reference(instance, instance.buggy, test.input)
-        except Exception:  # any error of the buggy program fails the test
-            return (*verdicts, "RE")
-        if not outputs_match(instance.family.kind, answer, test.output):
-            return (*verdicts, "WA")
-        verdicts.append(AC)
-    return tuple(verdicts)
 
 
 def ladder_table(problems: list[Problem], knob_pool: int | None) -> str:

@@ -108,7 +108,7 @@ def failing_slow_program(problem, instance: Instance) -> str | None:
     instance's seed), or None when every slow program solves the problem."""
     longest = max(test.input_len for test in problem.tests)
     failing = [instance.render(p.source) for p in instance.family.slow
-               if longest >= 10 ** p.break_decade]
+               if not p.passes(longest)]
     return _pick(tuple(failing), instance.seed + "repair-slow") if failing else None
 
 

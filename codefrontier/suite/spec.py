@@ -63,6 +63,10 @@ class SlowProgram:
     source: str  # a Template over the knobs, like the references
     break_decade: int
 
+    def passes(self, input_len: int) -> bool:
+        """Whether it passes a test of this input length (one below its break decade)."""
+        return input_len < 10 ** self.break_decade
+
     def __post_init__(self) -> None:
         if not 1 <= self.break_decade <= 9:
             raise ValueError(f"a break decade is a decade of input bytes, got "
