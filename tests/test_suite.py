@@ -16,7 +16,7 @@ from codefrontier.judge import JudgePool
 from codefrontier.problems.schema import load_problems
 from codefrontier.rewards import decade
 from codefrontier.suite.build import DECADES, build_bundled, instances, load_families, to_problem
-from codefrontier.suite.calibrate import calibrate
+from codefrontier.suite.calibrate import Calibration, calibrate, calibration_table
 from codefrontier.suite.spec import SCALE_SHARES
 
 FAMILIES = load_families()
@@ -158,6 +158,29 @@ def test_build_is_byte_for_byte_deterministic(tmp_path):
     assert digests[0] == digests[1]
     assert [p.problem_id for p in load_problems(tmp_path / "eval0.parquet")] == [
         i.problem_id for i in instances("eval")]
+
+
+def test_a_failure_that_stands_on_its_second_judgment_is_reported():
+    """A buggy variant that is the efficient program passes every test on both
+    judgments: the failure stands, where a timing spike would not have."""
+    family = next(f for f in FAMILIES if f.slug == "two-sum")
+    instance = replace(family.instance("train", 0), scale=2)
+    problem = to_problem(instance)
+    instance = replace(instance, family=replace(family, buggy=family.efficient, slow=()))
+    with JudgePool(workers=1) as pool:
+        [report] = calibrate([(instance, problem)], pool)
+    assert report.problems == ["buggy variant passes every test"]
+    assert not report.judged_twice
+
+
+def test_the_table_names_problems_that_passed_on_their_second_judgment():
+    def report(name, twice):
+        return Calibration(f"bundled/{name}/eval-0", 2, 1.0, "correct", 0.01, [], "WA",
+                           judged_twice=twice)
+
+    table = calibration_table([report("a", False), report("b", True)]).splitlines()
+    assert table[1].endswith("  yes") and table[2].endswith("  yes (2nd)")
+    assert table[-1] == "2 of 2 problems calibrated (1 on their second judgment)"
 
 
 @pytest.mark.slow
