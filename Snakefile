@@ -8,7 +8,7 @@
 
 from snakemake.utils import min_version
 
-from codefrontier.pipeline import layout
+from codefrontier.base import layout
 from codefrontier.pipeline import workflow as wf
 
 min_version("9.0")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from codefrontier.pipeline import layout
+from codefrontier.base import layout
 
 TABLES = {"frontier": layout.FRONTIER, "ensemble": layout.ENSEMBLE, "repair": layout.REPAIR_TABLE}
 KEYS = ("model", "setting", "checkpoint", "difficulty", "pool", "k", "first_failure")

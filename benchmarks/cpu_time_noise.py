@@ -28,9 +28,9 @@ from collections import Counter
 
 from load import burners_for, busy_processes
 
+from codefrontier.base.tables import read_records
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.judge.timing import TIMING_RUNS
-from codefrontier.pipeline.tables import read_records
 from codefrontier.problems.schema import Problem, Test, load_problems
 
 LIMIT_S = 0.5

@@ -18,8 +18,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from codefrontier.base.tables import read_records
 from codefrontier.pipeline.configfiles import compose
-from codefrontier.pipeline.tables import read_records
 from codefrontier.pipeline.workflow import checkpoint_folder, command_options
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -23,7 +23,7 @@ import pandas as pd
 
 from codefrontier.analysis.curve import setting_groups
 from codefrontier.analysis.findings import TITLES, findings
-from codefrontier.pipeline.layout import ENSEMBLE, FRONTIER
+from codefrontier.base.layout import ENSEMBLE, FRONTIER
 
 REPO = Path(__file__).resolve().parents[1]
 

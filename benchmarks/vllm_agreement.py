@@ -25,8 +25,8 @@ import sys
 import time
 from pathlib import Path
 
+from codefrontier.base.tables import read_records
 from codefrontier.pipeline.configfiles import compose
-from codefrontier.pipeline.tables import read_records
 from codefrontier.pipeline.workflow import command_options
 
 ROOT = Path(__file__).resolve().parents[1]

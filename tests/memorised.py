@@ -11,11 +11,12 @@ import json
 import os
 from pathlib import Path
 
+from codefrontier.base.tables import write_records
 from codefrontier.judge import JudgePool
 from codefrontier.models.embedded import EmbeddedModelSpec, init_embedded_model
-from codefrontier.pipeline.tables import write_records
 from codefrontier.problems.schema import Problem, Test, save_problems
 from codefrontier.settings import registry
+from codefrontier.sftdata.demonstrations import demonstration
 
 STATEMENT = ("Print a + b.\n\nExample 1\nInput:\n2 3\nExpected output:\n5\n\n"
              "Example 2\nInput:\n10 -4\nExpected output:\n6")
@@ -38,7 +39,7 @@ def conversation(setting_name: str, problem: Problem, pool) -> dict:
     from codefrontier.settings.episodes import environment_tools
 
     entry = registry.setting_entry(setting_name)
-    setting, turns = entry.build(), entry.turns
+    setting, turns = entry.build(), demonstration(setting_name).turns
     record = {"problem_id": problem.problem_id, "variant": "efficient", "setting": setting_name}
     if setting_name == "reasoning":
         played = turns(problem, "I add the two numbers.", PROGRAM)

@@ -7,15 +7,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from codefrontier.cli import main
-from codefrontier.pipeline.audit import audit
-from codefrontier.pipeline.provenance import (
+from codefrontier.base.provenance import (
     DISPATCHED_ISA,
     PARQUET_KEY,
     code_version,
     record,
     set_config_slice,
 )
+from codefrontier.cli import main
+from codefrontier.pipeline.audit import audit
 from codefrontier.pipeline.workflow import config_slice
 
 

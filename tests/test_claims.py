@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from codefrontier.analysis.claims import check, merge_delta_norms, spearman, write_claims
-from codefrontier.pipeline.provenance import read_provenance
+from codefrontier.base.provenance import read_provenance
 
 
 def row(checkpoint, kind, alpha, correct, optimization, correctness, se=0.02):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from codefrontier.pipeline.tables import read_metadata
+from codefrontier.base.tables import read_metadata
 
 pytestmark = pytest.mark.slow
 

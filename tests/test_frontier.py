@@ -10,8 +10,8 @@ from conftest import stdin_problem
 
 from codefrontier.analysis.ensemble import ensemble_rows, pools_for
 from codefrontier.analysis.frontier import FORMAT_CAUSES, FRONTIER_SCHEMA, Checkpoint, frontier_rows
+from codefrontier.base.tables import read_records, write_records
 from codefrontier.judge.files import VERDICTS_SCHEMA
-from codefrontier.pipeline.tables import read_records, write_records
 from codefrontier.problems.schema import Test, save_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA
 
@@ -347,7 +347,7 @@ def test_trained_in_comes_from_the_folder_the_samples_were_drawn_from(
         tmp_path, problems, sampled, expected):
     import json
 
-    from codefrontier.pipeline.provenance import PARQUET_KEY
+    from codefrontier.base.provenance import PARQUET_KEY
 
     name = "a0.5" if "merge" in sampled else "rl-kinf"
     ckpt = write_checkpoint(tmp_path, name, {"p-easy": ["correct"]}, setting="tool_use")

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from codefrontier.pipeline import layout
+from codefrontier.base import layout
 from codefrontier.pipeline import workflow as wf
 
 CONFIG = yaml.safe_load((Path(__file__).parents[1] / "config.yaml").read_text())

@@ -193,7 +193,7 @@ def test_integer_buffers_are_copied_and_must_agree(tmp_path):
 
 
 def test_parent_hashes_are_recorded_and_cached(parents, tmp_path):
-    from codefrontier.pipeline.provenance import HashCache, checkpoint_sha256
+    from codefrontier.base.provenance import HashCache, checkpoint_sha256
 
     low, high = parents
     out = merge_checkpoints([low, high], [0.5, 0.5], tmp_path / "out")
@@ -298,14 +298,14 @@ def test_a_merge_not_kept_is_verified_through_its_record_and_remade_bit_for_bit(
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from codefrontier.cli import main
-    from codefrontier.pipeline.audit import audit
-    from codefrontier.pipeline.provenance import (
+    from codefrontier.base.provenance import (
         PARQUET_KEY,
         checkpoint_sha256,
         read_provenance,
         record,
     )
+    from codefrontier.cli import main
+    from codefrontier.pipeline.audit import audit
 
     monkeypatch.chdir(tmp_path)
     runs = Path("results/m/reasoning/rl")

@@ -101,9 +101,9 @@ def test_rollouts_play_the_episodes_evaluation_plays(memorised, recorded_rollout
     same answers."""
     from transformers import AutoTokenizer
 
+    from codefrontier.base.tables import read_records
     from codefrontier.evaluate.sampling import sample_checkpoint
     from codefrontier.generation import SamplingSettings
-    from codefrontier.pipeline.tables import read_records
     from codefrontier.train.grpo import run_grpo
 
     folder, sft = memorised

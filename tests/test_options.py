@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from codefrontier.base.options import add_options, command_line, field_names, from_args
 from codefrontier.evaluate.repair import RepairAttemptOptions
 from codefrontier.generation.options import SampleOptions
 from codefrontier.pipeline import workflow as wf
-from codefrontier.pipeline.options import add_options, command_line, field_names, from_args
 from codefrontier.train.repair import RepairOptions
 
 REPO = Path(__file__).resolve().parents[1]

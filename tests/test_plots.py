@@ -22,9 +22,9 @@ from codefrontier.analysis.plots import (
     pass_at_k_chart,
     write_plots,
 )
+from codefrontier.base.provenance import read_provenance
+from codefrontier.base.tables import write_records
 from codefrontier.judge.verdicts import OUTCOMES
-from codefrontier.pipeline.provenance import read_provenance
-from codefrontier.pipeline.tables import write_records
 
 SAMPLES = 60  # 15 problems x 4 samples, as in the default run
 POOLS = ("best-single", "interpolation", "interpolation+extrapolation", "rl-endpoints")

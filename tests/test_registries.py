@@ -5,7 +5,7 @@ test) runs through sampling, judging, training and the frontier table."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import pandas as pd
@@ -14,13 +14,13 @@ import yaml
 from conftest import stdin_problem
 
 from codefrontier import cli
+from codefrontier.loaders.sources import SOURCES, ProblemQuery, load_source
 from codefrontier.models.embedded import EmbeddedModelSpec, init_embedded_model
 from codefrontier.problems.schema import Problem, save_problems
-from codefrontier.problems.sources import SOURCES, load_source
 from codefrontier.rewards import REWARDS, RewardFamily, reward_pattern
 from codefrontier.settings.base import SampleRecord, Setting
 from codefrontier.settings.registry import SETTINGS, SettingEntry
-from codefrontier.suite import demonstrations
+from codefrontier.sftdata.demonstrations import DEMONSTRATIONS
 
 REPO = Path(__file__).resolve().parents[1]
 SPEC = EmbeddedModelSpec(vocab_size=512, hidden_size=64, intermediate_size=128,
@@ -40,6 +40,10 @@ def walk(node):
     elif isinstance(node, list):
         for value in node:
             yield from walk(value)
+
+
+def test_every_setting_has_its_sft_demonstration():
+    assert list(DEMONSTRATIONS) == list(SETTINGS)
 
 
 def test_every_setting_enum_of_the_schema_is_the_registry():
@@ -81,8 +85,18 @@ def test_the_schema_problem_sources_are_the_registered_sources():
     assert source["enum"] == list(SOURCES)
 
 
-def build_arguments(*argv: str):
-    return cli.build_parser().parse_args(["problems", "build", "--out", "x.parquet", *argv])
+def build_arguments(*argv: str) -> ProblemQuery:
+    options = cli.build_parser().parse_args(["problems", "build", "--out", "x.parquet", *argv])
+    return ProblemQuery.from_options(options)
+
+
+def test_the_query_holds_every_option_of_problems_build():
+    parser = cli.build_parser()
+    options = vars(parser.parse_args(["problems", "build", "--out", "x.parquet"]))
+    query = {f.name for f in fields(ProblemQuery)}
+    assert query <= set(options)
+    assert set(options) - query == {"out", "verbose", "provenance_config", "command",
+                                    "problems_command", "handler"}
 
 
 def test_a_real_dataset_is_an_evaluation_set_and_the_bundled_suite_needs_a_split():
@@ -146,7 +160,7 @@ def test_a_setting_registered_in_one_place_runs_through_sample_judge_and_frontie
         world, monkeypatch):
     folder, problems, model = world
     monkeypatch.setitem(SETTINGS, "terse", SettingEntry(
-        "terse", TerseSetting, TerseLimits, demonstrations.reasoning_turns))
+        "terse", TerseSetting, TerseLimits))
     verdicts = folder / "results" / "tiny" / "terse" / "sft" / "verdicts.parquet"
     sample_and_judge(model, problems, verdicts, "--setting", "terse", "--max-words", "3")
     samples = pd.read_parquet(verdicts.parent / "samples.parquet")

@@ -11,10 +11,10 @@ import pytest
 from test_training import FAST_SUM, SLOW_SUM, SPEC, answer, sum_problem
 
 from codefrontier.analysis.repair_table import REPAIR_SCHEMA, repair_rows
+from codefrontier.base.provenance import read_provenance
+from codefrontier.base.tables import read_records, write_records
 from codefrontier.evaluate.repair import repair_conversation
 from codefrontier.models.embedded import init_embedded_model
-from codefrontier.pipeline.provenance import read_provenance
-from codefrontier.pipeline.tables import read_records, write_records
 from codefrontier.problems.schema import save_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA
 

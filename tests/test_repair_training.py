@@ -13,10 +13,10 @@ import pytest
 from test_multi_turn_training import recorded_losses  # noqa: F401 - a fixture
 from test_training import FAST_SUM, SLOW_SUM, answer, sum_problem
 
+from codefrontier.base.tables import write_records
 from codefrontier.evaluate.feedback import approx_tokens, judged_feedback
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.models.embedded import EmbeddedModelSpec, init_embedded_model
-from codefrontier.pipeline.tables import write_records
 from codefrontier.problems.schema import save_problems
 from codefrontier.settings import reasoning
 from codefrontier.train.grpo import JudgeReward

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from codefrontier.judge.extract import extract_code
+from codefrontier.sftdata.conversations import build_sft
 from codefrontier.suite.build import instances
-from codefrontier.suite.sft import build_sft
 
 FAMILIES = {"two-sum", "anagram-groups"}  # one call-based, one stdin family
 
@@ -90,8 +90,8 @@ TINY = dict(vocab_size=800, hidden_size=32, intermediate_size=64, num_hidden_lay
 def every_kind(request, tmp_path_factory):
     """Plain, fix and repair conversations in all three settings, their failed first
     attempts trained or masked, and the SFT trainer on them (a tiny model)."""
+    from codefrontier.base.tables import write_records
     from codefrontier.models.embedded import EmbeddedModelSpec, init_embedded_model
-    from codefrontier.pipeline.tables import write_records
     from codefrontier.train.sft import sft_trainer
 
     folder = tmp_path_factory.mktemp("sft")
@@ -212,8 +212,8 @@ def test_fix_conversations_run_a_broken_draft_then_the_reference():
 
 
 def first_example_output(instance) -> str:
+    from codefrontier.sftdata.demonstrations import first_example
     from codefrontier.suite.build import to_problem
-    from codefrontier.suite.demonstrations import first_example
 
     return first_example(to_problem(instance))[1].strip()
 
@@ -268,8 +268,8 @@ def test_repairs_repair_a_slow_program_past_its_break_decade():
     reach; its feedback quotes where it ran out of time: its break decade, on any machine
     within the calibration's margins. An instance that every slow program solves has no
     repair."""
+    from codefrontier.sftdata.conversations import failing_slow_program
     from codefrontier.suite.build import to_problem
-    from codefrontier.suite.sft import failing_slow_program
 
     chosen = instances("train", 4, families=FAMILIES, knob_pool=3)
     records = build_sft("train", 4, families=FAMILIES, knob_pool=3, with_repairs=True)

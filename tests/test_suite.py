@@ -123,7 +123,7 @@ def test_eval_instances_share_no_statement_and_no_test_with_train_instances(spli
 
 
 def test_the_sft_data_holds_train_instances_only(splits):
-    from codefrontier.suite.sft import build_sft
+    from codefrontier.sftdata.conversations import build_sft
 
     train, evaluation = splits
     conversations = "\n".join(r["messages"] for r in build_sft("train", 2))

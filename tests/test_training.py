@@ -13,9 +13,9 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import stdin_problem
 
+from codefrontier.base.tables import write_records
 from codefrontier.judge import Sample
 from codefrontier.models.embedded import EmbeddedModelSpec, init_embedded_model
-from codefrontier.pipeline.tables import write_records
 from codefrontier.problems.schema import Test, save_problems
 from codefrontier.settings import reasoning
 from codefrontier.train.grpo import JudgeReward, restrict_tests
@@ -333,7 +333,7 @@ def test_sampling_is_reproducible_and_judgeable(sft_model, data, tmp_path):
         (p, i) for p in ("sum-a", "sum-b") for i in range(3)]
     assert {r["finish_reason"] for r in rows} <= {"stop", "length"}
     assert all(0 < r["completion_tokens"] <= 40 and r["prompt_tokens"] > 20 for r in rows)
-    metadata = json.loads(pq.read_schema(tmp_path / "a.parquet").metadata[b"codefrontier.pipeline.provenance"])
+    metadata = json.loads(pq.read_schema(tmp_path / "a.parquet").metadata[b"codefrontier.base.provenance"])
     assert metadata["sampling"]["n"] == 3 and metadata["inputs"][0]["sha256"]
     judged = cli("judge", "--problems", data / "train.parquet", "--samples", tmp_path / "a.parquet",
                  "--out", tmp_path / "verdicts.parquet", "--quiet")

@@ -74,7 +74,7 @@ def samples_provenance(path: Path) -> dict:
     """The provenance a samples table carries in its parquet metadata."""
     import pyarrow.parquet as pq
 
-    return json.loads(pq.read_schema(path).metadata[b"codefrontier.pipeline.provenance"])
+    return json.loads(pq.read_schema(path).metadata[b"codefrontier.base.provenance"])
 
 
 @pytest.fixture

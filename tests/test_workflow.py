@@ -14,14 +14,14 @@ import yaml
 from conftest import dry_run_jobs
 from snakemake.utils import update_config
 
-from codefrontier.pipeline import workflow as wf
-from codefrontier.pipeline.checks import trained_in
-from codefrontier.pipeline.layout import (
+from codefrontier.base.layout import (
     CheckpointName,
     first_verdicts_path,
     format_alpha,
     repaired_verdicts_path,
 )
+from codefrontier.pipeline import workflow as wf
+from codefrontier.pipeline.checks import trained_in
 from codefrontier.pipeline.places import Places
 from codefrontier.settings.registry import limit_options
 
@@ -646,7 +646,7 @@ def test_audit_reports_other_config_and_missing_provenance(smoke_run, tmp_path):
 def test_every_output_records_its_provenance(smoke_run):
     results = smoke_run / "results"
     samples = pq.read_schema(results / "tiny" / "reasoning" / "sft" / "samples.parquet")
-    record = json.loads(samples.metadata[b"codefrontier.pipeline.provenance"])
+    record = json.loads(samples.metadata[b"codefrontier.base.provenance"])
     assert record["config"]["rule"] == "sample" and record["seed"] == 0
     assert record["code_version"] and record["inputs"]
     merged = json.loads((results / "tiny" / "reasoning" / "merge" / "a1.5" / "provenance.json")

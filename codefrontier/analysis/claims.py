@@ -57,9 +57,9 @@ from codefrontier.analysis.curve import (
 )
 from codefrontier.analysis.findings import findings_table
 from codefrontier.analysis.frontier import FORMAT_CAUSES
+from codefrontier.base.layout import MERGE_FOLDER, MERGE_RECORD, trained_folder
+from codefrontier.base.provenance import markdown_with_provenance, read_provenance, record
 from codefrontier.judge.verdicts import OUTCOMES
-from codefrontier.pipeline.layout import MERGE_FOLDER, MERGE_RECORD, trained_folder
-from codefrontier.pipeline.provenance import markdown_with_provenance, read_provenance, record
 
 SEPARATION_POINTS = 0.05
 SEPARATION_STANDARD_ERRORS = 2.0

@@ -19,9 +19,9 @@ import pyarrow as pa
 
 from codefrontier.analysis.frontier import Checkpoint, correct_counts, episode_counts
 from codefrontier.analysis.metrics import most_draws_per_member, pass_at_k, pooled_pass_at_k
-from codefrontier.pipeline.layout import first_verdicts_path, merge_alpha, rl_name
-from codefrontier.pipeline.provenance import parquet_metadata, record
-from codefrontier.pipeline.tables import read_records, write_records
+from codefrontier.base.layout import first_verdicts_path, merge_alpha, rl_name
+from codefrontier.base.provenance import parquet_metadata, record
+from codefrontier.base.tables import read_records, write_records
 from codefrontier.settings.registry import setting_order
 
 REPAIR_POOL = "repair:"  # + checkpoint name; two samples per episode

@@ -55,7 +55,7 @@ from codefrontier.analysis.curve import (
     rows_trained_in,
     setting_groups,
 )
-from codefrontier.pipeline.layout import CheckpointName, trained_reward
+from codefrontier.base.layout import CheckpointName, trained_reward
 from codefrontier.rewards import reward_family
 
 HOLDS, PARTIAL, FAILS, UNMEASURED = "holds", "partial", "does not hold", "not measured"

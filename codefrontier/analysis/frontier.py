@@ -18,10 +18,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from codefrontier.analysis.distance import distances_with_interval
+from codefrontier.base.layout import SAMPLES, VERDICTS, CheckpointName, rl_name, trained_folder
+from codefrontier.base.provenance import read_provenance
+from codefrontier.base.tables import read_records
 from codefrontier.judge.verdicts import OUTCOMES
-from codefrontier.pipeline.layout import SAMPLES, VERDICTS, CheckpointName, rl_name, trained_folder
-from codefrontier.pipeline.provenance import read_provenance
-from codefrontier.pipeline.tables import read_records
 from codefrontier.problems.schema import load_problems
 from codefrontier.settings.registry import SETTINGS
 
@@ -296,8 +296,8 @@ def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], stats: dict,
 def write_frontier(verdicts: list[str | os.PathLike], problems_path: str | os.PathLike,
                    endpoints: dict[str, tuple[str, str]], out: str | os.PathLike) -> int:
     """results/frontier.parquet from the checkpoints' verdict files; the number of rows."""
-    from codefrontier.pipeline.provenance import parquet_metadata, record
-    from codefrontier.pipeline.tables import write_records
+    from codefrontier.base.provenance import parquet_metadata, record
+    from codefrontier.base.tables import write_records
 
     checkpoints = [Checkpoint.from_verdicts_path(p) for p in verdicts]
     rows = frontier_rows(checkpoints, problems_path, endpoints)

@@ -16,8 +16,8 @@ from pathlib import Path
 import pandas as pd
 
 from codefrontier.analysis.frontier import FORMAT_CAUSES
-from codefrontier.pipeline.layout import CHARTS, trained_reward
-from codefrontier.pipeline.provenance import record, write_provenance
+from codefrontier.base.layout import CHARTS, trained_reward
+from codefrontier.base.provenance import record, write_provenance
 from codefrontier.rewards import reward_family
 from codefrontier.settings.registry import setting_order
 

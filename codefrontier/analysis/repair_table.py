@@ -16,11 +16,11 @@ from codefrontier.analysis.frontier import (
     episode_counts,
     problem_counts,
 )
+from codefrontier.base.layout import repaired_verdicts_path
+from codefrontier.base.provenance import parquet_metadata, record
+from codefrontier.base.tables import read_records, write_records
 from codefrontier.evaluate.repair import REPAIRABLE
 from codefrontier.judge.verdicts import Outcome
-from codefrontier.pipeline.layout import repaired_verdicts_path
-from codefrontier.pipeline.provenance import parquet_metadata, record
-from codefrontier.pipeline.tables import read_records, write_records
 
 REPAIR_SCHEMA = pa.schema([
     ("model", pa.string()), ("setting", pa.string()), ("checkpoint", pa.string()),

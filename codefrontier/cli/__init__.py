@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         if args.provenance_config:
-            from codefrontier.pipeline.provenance import set_config_slice
+            from codefrontier.base.provenance import set_config_slice
 
             set_config_slice(json.loads(args.provenance_config))
         return args.handler(args)

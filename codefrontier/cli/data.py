@@ -8,22 +8,22 @@ from datetime import date
 
 from codefrontier.loaders.codecontests_plus import DEFAULT_CONFIG
 from codefrontier.loaders.livecodebench import DEFAULT_RELEASE
-from codefrontier.problems.sources import SOURCES
+from codefrontier.loaders.sources import SOURCES
 from codefrontier.settings.registry import SETTINGS
 
 DIFFICULTIES = ("easy", "medium", "hard")
 
 
 def _build(args: argparse.Namespace) -> int:
-    from codefrontier.problems.sources import build_problems
+    from codefrontier.loaders.sources import ProblemQuery, build_problems
 
-    problems, note = build_problems(args)
+    problems, note = build_problems(ProblemQuery.from_options(args), args.out)
     print(f"{len(problems)} {args.source} problems ({args.split or 'eval'}) -> {args.out}{note}")
     return 0
 
 
 def _sft(args: argparse.Namespace) -> int:
-    from codefrontier.suite.sft import write_sft_data
+    from codefrontier.sftdata.conversations import write_sft_data
 
     records = write_sft_data(args.out, args.split, args.instances, args.difficulty,
                              args.family, args.knob_pool, args.setting or ["reasoning"],
@@ -37,7 +37,7 @@ def _sft(args: argparse.Namespace) -> int:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from codefrontier.pipeline.provenance import read_provenance
+    from codefrontier.base.provenance import read_provenance
     from codefrontier.problems.schema import load_problems
     from codefrontier.problems.stats import problem_stats
 

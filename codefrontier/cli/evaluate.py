@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
+from codefrontier.base.options import add_options, flag, from_args
 from codefrontier.cli.analysis import add_repair_table
 from codefrontier.evaluate.repair import RepairAttemptOptions
 from codefrontier.generation.options import SampleOptions
-from codefrontier.pipeline.options import add_options, flag, from_args
 from codefrontier.sandbox.isolation import LEVELS
 from codefrontier.settings.registry import SETTINGS, limit_options
 

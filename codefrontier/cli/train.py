@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from dataclasses import fields
 
+from codefrontier.base.options import add_options, flag, from_args
 from codefrontier.cli.evaluate import add_episode_options, episode_limits
 from codefrontier.models.embedded import EmbeddedModelSpec
-from codefrontier.pipeline.options import add_options, flag, from_args
 from codefrontier.rewards import reward_names
 from codefrontier.train.repair import RepairOptions
 

@@ -23,15 +23,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from codefrontier import __version__
+from codefrontier.base.options import option
+from codefrontier.base.provenance import parquet_metadata, record
+from codefrontier.base.tables import read_records, write_records
 from codefrontier.evaluate.feedback import MAX_FEEDBACK_TOKENS, approx_tokens, judged_feedback
 from codefrontier.generation import SamplingSettings, load_backend
 from codefrontier.generation.options import GenerationOptions
 from codefrontier.judge import JudgePool
 from codefrontier.judge.extract import extract_code
 from codefrontier.judge.verdicts import Outcome
-from codefrontier.pipeline.options import option
-from codefrontier.pipeline.provenance import parquet_metadata, record
-from codefrontier.pipeline.tables import read_records, write_records
 from codefrontier.problems.schema import load_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA, SampleRecord
 from codefrontier.settings.reasoning import answer, messages

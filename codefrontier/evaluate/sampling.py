@@ -14,10 +14,10 @@ from dataclasses import asdict
 from pathlib import Path
 
 from codefrontier import __version__
+from codefrontier.base.provenance import parquet_metadata, record
+from codefrontier.base.tables import write_records
 from codefrontier.generation import SamplingSettings, load_backend
 from codefrontier.judge import JudgePool
-from codefrontier.pipeline.provenance import parquet_metadata, record
-from codefrontier.pipeline.tables import write_records
 from codefrontier.problems.schema import load_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA
 from codefrontier.settings.registry import get_setting

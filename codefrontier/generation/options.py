@@ -1,14 +1,14 @@
 """The generation options of `sample` and `repair attempt`, with their one default each:
-the commands' flags (`pipeline.options.add_options`) and the workflow's command lines
-(`pipeline.options.command_line` over the config's `sampling` block) both come from here.
+the commands' flags (`base.options.add_options`) and the workflow's command lines
+(`base.options.command_line` over the config's `sampling` block) both come from here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from codefrontier.base.options import option
 from codefrontier.generation.base import BACKENDS, SamplingSettings
-from codefrontier.pipeline.options import option
 
 
 @dataclass(frozen=True)

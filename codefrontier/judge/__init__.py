@@ -2,7 +2,10 @@
 
 Public API: `JudgePool` (in-memory judging; `execute` runs a program once),
 `Execution`, `Sample`, `SampleResult`,
-`extract_code`, `classify`, `Verdict`, `Outcome`.
+`extract_code`, `classify`, `Verdict`, `Outcome`; for trusted reference programs that
+run in-process (the bundled suite's builder), the names a call-based program sees
+(`CALL_PRELUDE`) and the judge's comparison of outputs (`outputs_match`). The layers
+below the judge's users import these names, never its modules.
 
 The names are imported lazily: the sandbox worker imports this package's
 submodules and must stay single-threaded (unshare(CLONE_NEWUSER) and fork
@@ -13,6 +16,8 @@ import starts threads.
 from importlib import import_module
 
 _EXPORTS = {
+    "CALL_PRELUDE": "codefrontier.judge.child",
+    "outputs_match": "codefrontier.judge.compare",
     "Execution": "codefrontier.judge.pool",
     "JudgePool": "codefrontier.judge.pool",
     "Sample": "codefrontier.judge.pool",

@@ -13,8 +13,8 @@ from dataclasses import asdict
 import pyarrow as pa
 
 from codefrontier import __version__
+from codefrontier.base.tables import read_records, write_records
 from codefrontier.judge.pool import JudgePool, Sample, SampleResult
-from codefrontier.pipeline.tables import read_records, write_records
 from codefrontier.problems.schema import load_problems
 
 VERDICTS_SCHEMA = pa.schema([
@@ -68,7 +68,7 @@ def judge_files(problems_path: str | os.PathLike, samples_path: str | os.PathLik
         isolation = pool.isolation
         worker_count = pool.worker_count
         losses = pool.worker_losses
-    from codefrontier.pipeline.provenance import parquet_metadata, record
+    from codefrontier.base.provenance import parquet_metadata, record
 
     provenance = record([problems_path, samples_path], kind="verdicts", all_tests=all_tests,
                         isolation=isolation.to_dict(), judge_workers=worker_count,

@@ -3,7 +3,7 @@ streamed through (reader → method → writer), the first parent's other files 
 provenance.json added, and the folder published by rename.
 
 The output is written to the temporary folder `.NAME.tmp-PID` beside it and renamed
-into place once complete (codefrontier.pipeline.publish), so a killed merge leaves nothing that
+into place once complete (codefrontier.base.publish), so a killed merge leaves nothing that
 looks complete. A `kill -9` skips every cleanup, and at 32B such a folder holds tens of
 GB: the next merge to the same output deletes the temporary folders of merges whose
 process is gone.
@@ -22,19 +22,19 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 
-from codefrontier.merge.errors import MergeError
-from codefrontier.merge.method import alpha_weights, check_weights
-from codefrontier.merge.pipeline import Totals, stream_merge
-from codefrontier.merge.reader import WeightFolder, check_same_tensors
-from codefrontier.merge.writer import DEFAULT_SHARD_BYTES, ShardWriter, copy_auxiliary_files
-from codefrontier.pipeline.provenance import (
+from codefrontier.base.provenance import (
     checkpoint_sha256,
     read_provenance,
     record,
     recorded_path,
     write_provenance,
 )
-from codefrontier.pipeline.publish import publishing, temporary_beside
+from codefrontier.base.publish import publishing, temporary_beside
+from codefrontier.merge.errors import MergeError
+from codefrontier.merge.method import alpha_weights, check_weights
+from codefrontier.merge.pipeline import Totals, stream_merge
+from codefrontier.merge.reader import WeightFolder, check_same_tensors
+from codefrontier.merge.writer import DEFAULT_SHARD_BYTES, ShardWriter, copy_auxiliary_files
 
 log = logging.getLogger("codefrontier.merge")
 

@@ -16,8 +16,8 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from codefrontier.base.provenance import PROVENANCE_FILE
 from codefrontier.merge.reader import INDEX_FILE, SINGLE_FILE, TensorInfo
-from codefrontier.pipeline.provenance import PROVENANCE_FILE
 
 DEFAULT_SHARD_BYTES = 2 * 2**30
 

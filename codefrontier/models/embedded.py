@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from codefrontier.base.provenance import record, write_provenance
+from codefrontier.base.publish import publishing
 from codefrontier.models.checkpoint_io import generation_config
-from codefrontier.pipeline.provenance import record, write_provenance
-from codefrontier.pipeline.publish import publishing
 
 log = logging.getLogger("codefrontier.models.embedded")
 
@@ -58,7 +58,7 @@ def corpus_texts(paths: list[str | os.PathLike]) -> Iterator[str]:
     everything the embedded model will read or write."""
     import json
 
-    from codefrontier.pipeline.tables import read_records
+    from codefrontier.base.tables import read_records
 
     for path in paths:
         for row in read_records(path):

@@ -1,2 +1,2 @@
-"""The workflow's plumbing: the results layout, the config slices and command lines the
-rules run, provenance and audit, publishing by rename, record tables, typed options."""
+"""The workflow's plumbing: the config slices and command lines the rules run, the
+resources they ask for, the checks and costs of a plan, audit."""

@@ -22,8 +22,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from codefrontier.pipeline.layout import MERGE_FOLDER, MERGE_RECORD
-from codefrontier.pipeline.provenance import (
+from codefrontier.base.layout import MERGE_FOLDER, MERGE_RECORD
+from codefrontier.base.provenance import (
     UnreadableProvenance,
     code_version,
     content_sha256,

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from codefrontier.base.layout import SFT, rl_name
 from codefrontier.loaders.hub import hub_cache_dir, hub_is_off
 from codefrontier.pipeline import resources as res
 from codefrontier.pipeline.configfiles import ConfigError, Problem, RunConfig, close_match, report
-from codefrontier.pipeline.layout import SFT, rl_name
 from codefrontier.pipeline.places import Places, model_reference
 
 ERROR, WARNING = "error", "warning"
@@ -165,7 +165,7 @@ def per_setting_keys(config: dict, places: Places) -> Iterator[Finding]:
 
 def data_sources(config: dict, places: Places) -> Iterator[Finding]:
     """Each data entry reads a split its source has, and only options its source reads."""
-    from codefrontier.problems.sources import SOURCES
+    from codefrontier.loaders.sources import SOURCES
 
     for role, entry in (config.get("data") or {}).items():
         if role == "sft":

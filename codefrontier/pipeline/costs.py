@@ -78,8 +78,8 @@ def model_size(config: dict, model: str, places: Places) -> ModelSize:
     """The size of the model a grid trains: the embedded model's from its config.json once
     built, else from its init sizes; a hub or local model's from the config.json of its
     folder or of its Hub snapshot in the cache, else from its name (`...-7B-...`)."""
+    from codefrontier.base.layout import INIT_FOLDER
     from codefrontier.models.embedded import EmbeddedModelSpec
-    from codefrontier.pipeline.layout import INIT_FOLDER
 
     model_config = config["models"][model]
     base = model_config["base"]

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from codefrontier.pipeline.layout import RESULTS
+from codefrontier.base.layout import RESULTS
 
 EMBEDDED = "embedded"  # a model built here by `codefrontier model init`
 HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")  # organisation/name

@@ -17,9 +17,9 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from codefrontier.base.layout import DATA
 from codefrontier.pipeline import costs
 from codefrontier.pipeline import resources as res
-from codefrontier.pipeline.layout import DATA
 from codefrontier.pipeline.places import Places
 
 

@@ -57,8 +57,8 @@ class HubItem:
 
 def hub_items(config: dict, places: Places) -> list[HubItem]:
     """Every repository the config's jobs read from the Hub, once each."""
+    from codefrontier.loaders.sources import SOURCES
     from codefrontier.pipeline.workflow import trains_sft
-    from codefrontier.problems.sources import SOURCES
 
     items: list[HubItem] = []
     for model, model_config in (config.get("models") or {}).items():

@@ -15,9 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from codefrontier.evaluate.repair import RepairAttemptOptions
-from codefrontier.generation.options import SampleOptions
-from codefrontier.pipeline.layout import (
+from codefrontier.base.layout import (
     ALPHA_PREFIX,
     DATA,
     INIT_FOLDER,
@@ -36,7 +34,9 @@ from codefrontier.pipeline.layout import (
     rl_name,
     trained_reward,
 )
-from codefrontier.pipeline.options import command_line, field_names, flag
+from codefrontier.base.options import command_line, field_names, flag
+from codefrontier.evaluate.repair import RepairAttemptOptions
+from codefrontier.generation.options import SampleOptions
 from codefrontier.pipeline.places import EMBEDDED, Places, model_reference
 from codefrontier.pipeline.resources import nodes as resource_nodes
 from codefrontier.pipeline.resources import rule_entry as resources
@@ -175,7 +175,7 @@ def repaired_verdict_files(config: dict) -> list[str]:
 def recorded_inputs(output: str | os.PathLike) -> set[str] | None:
     """The input paths an output's provenance records, as recorded_path writes them (None
     when the output or its provenance is not there)."""
-    from codefrontier.pipeline.provenance import UnreadableProvenance, read_provenance
+    from codefrontier.base.provenance import UnreadableProvenance, read_provenance
 
     if not Path(output).exists():
         return None
@@ -201,7 +201,7 @@ def rerun_marker(output: str, inputs: list[str], touch: bool) -> list[str]:
     is newer than it: the output reruns, and the new checkpoints it reads are made
     first. An output made from these very inputs takes no marker, so a dry run of another
     config changes nothing for this one."""
-    from codefrontier.pipeline.provenance import recorded_path
+    from codefrontier.base.provenance import recorded_path
 
     recorded = recorded_inputs(output)
     if recorded is None or recorded == {recorded_path(path)["path"] for path in inputs}:

@@ -1,2 +1,1 @@
-"""Problems: the schema every stage shares, the registry of problem sources, and summary
-statistics of a problems file."""
+"""Problems: the schema every stage shares and summary statistics of a problems file."""

@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import pyarrow as pa
 
-from codefrontier.pipeline.tables import read_records, write_records
+from codefrontier.base.tables import read_records, write_records
 
 DIFFICULTIES = ("easy", "medium", "hard")
 KINDS = ("stdin", "call", "function")
@@ -174,6 +175,12 @@ def load_problems(path: str | os.PathLike) -> ProblemSet:
             raise ValueError(f"{path}: duplicate problem_id {problem.problem_id!r}")
         problems[problem.problem_id] = problem
     return ProblemSet(problems)
+
+
+def test_inputs(paths: Iterable[str | os.PathLike]) -> set[str]:
+    """Every test input of the problems in these files."""
+    return {test.input for path in paths for problem in load_problems(path)
+            for test in problem.tests}
 
 
 def save_problems(problems: list[Problem] | ProblemSet, path: str | os.PathLike,

@@ -24,9 +24,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from codefrontier.base.options import option
 from codefrontier.judge.compare import execution_kind
 from codefrontier.judge.extract import extract_code
-from codefrontier.pipeline.options import option
 from codefrontier.problems.schema import Problem
 from codefrontier.settings.examples import statement_examples
 

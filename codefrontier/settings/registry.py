@@ -1,8 +1,8 @@
 """The one list of inference settings.
 
-Each entry names a setting's class (settings/base.py), the dataclass of its episode
-limits, and its scripted SFT demonstrations (suite/demonstrations.py). The limits'
-fields are the setting's `episodes.<setting>` config keys and its `sample` / `train
+Each entry names a setting's class (settings/base.py) and the dataclass of its episode
+limits (its scripted SFT demonstrations live above it, in sftdata/demonstrations.py,
+under the same name). The limits' fields are the setting's `episodes.<setting>` config keys and its `sample` / `train
 grpo` options, with their one default and help. The CLI's choices and options, the
 workflow's command options, the schema check (tests/test_registries.py) and the order
 of the tables' and charts' settings all read this list.
@@ -21,7 +21,6 @@ from codefrontier.settings.base import Setting
 from codefrontier.settings.environments import AgenticLimits, ToolUseLimits
 from codefrontier.settings.reasoning import ReasoningSetting
 from codefrontier.settings.tool_use import ToolUseSetting
-from codefrontier.suite import demonstrations
 
 
 @dataclass(frozen=True)
@@ -29,8 +28,6 @@ class SettingEntry:
     name: str
     make: Callable[..., Setting]  # the setting, given its limits (when it has any)
     limits: type | None           # a frozen dataclass of episode limits; None: one turn
-    turns: Callable               # the SFT demonstration (suite/demonstrations.py)
-    fix_turns: Callable | None = None  # the SFT demonstration of a fixed broken draft
 
     def limit_fields(self) -> tuple[Field, ...]:
         return fields(self.limits) if self.limits else ()
@@ -83,8 +80,6 @@ def setting_order(settings) -> list[str]:
     return [s for s in SETTINGS if s in distinct] + sorted(distinct - set(SETTINGS))
 
 
-register(SettingEntry("reasoning", ReasoningSetting, None, demonstrations.reasoning_turns))
-register(SettingEntry("tool_use", ToolUseSetting, ToolUseLimits,
-                      demonstrations.tool_use_turns, demonstrations.tool_use_fix_turns))
-register(SettingEntry("agentic", AgenticSetting, AgenticLimits,
-                      demonstrations.agentic_turns, demonstrations.agentic_fix_turns))
+register(SettingEntry("reasoning", ReasoningSetting, None))
+register(SettingEntry("tool_use", ToolUseSetting, ToolUseLimits))
+register(SettingEntry("agentic", AgenticSetting, AgenticLimits))

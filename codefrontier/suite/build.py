@@ -31,8 +31,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from codefrontier.judge.child import CALL_PRELUDE
-from codefrontier.judge.compare import outputs_match
+from codefrontier.judge import CALL_PRELUDE, outputs_match
 from codefrontier.problems.schema import Problem, Test
 from codefrontier.suite.spec import FRAMINGS, Family, Instance
 

@@ -214,7 +214,7 @@ def calibration_pairs(split: str | None, count: int | None = None,
     instance of each family at the largest scale (tests in every decade); with one,
     every instance of that build, as `problems build` makes it (tests drawn again where
     `disjoint_from`'s problems have their input)."""
-    from codefrontier.problems.sources import test_inputs
+    from codefrontier.problems.schema import test_inputs
     from codefrontier.suite.build import (
         DECADES,
         build_bundled,

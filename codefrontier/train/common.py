@@ -25,8 +25,8 @@ from typing import Any
 
 import yaml
 
-from codefrontier.pipeline.provenance import write_provenance
-from codefrontier.pipeline.publish import publish, temporary_beside
+from codefrontier.base.provenance import write_provenance
+from codefrontier.base.publish import publish, temporary_beside
 
 log = logging.getLogger("codefrontier.train")
 
@@ -135,7 +135,7 @@ def run_fingerprint(trainer, model: str, inputs: list, fields: dict) -> dict[str
     """What a run's result depends on: the trainer settings (less RESUMABLE_SETTINGS),
     the model and its content when local, the inputs' contents, the number of processes
     (it sets the global batch) and the run's own fields (kind, reward)."""
-    from codefrontier.pipeline.provenance import content_sha256
+    from codefrontier.base.provenance import content_sha256
 
     settings = {key: value for key, value in trainer.args.to_dict().items()
                 if key not in RESUMABLE_SETTINGS}
@@ -215,7 +215,7 @@ def train_and_save(trainer, work: Path, out: Path, model: str, inputs: list,
     input when it is a local folder. `run_files` are work-folder files that the run
     appends to, removed when it starts from step 0. The trainer checkpoints are removed
     once the result is published, unless `keep_checkpoints`."""
-    from codefrontier.pipeline.provenance import record
+    from codefrontier.base.provenance import record
 
     if trainer.is_world_process_zero():
         prepare_work_dir(work, run_fingerprint(trainer, model, inputs, fields), run_files)

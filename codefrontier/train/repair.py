@@ -35,12 +35,12 @@ from collections import Counter, deque
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from codefrontier.base.options import option
 from codefrontier.evaluate.feedback import MAX_FEEDBACK_TOKENS, judged_feedback
 from codefrontier.evaluate.repair import REPAIRABLE, repair_conversation, token_counter
 from codefrontier.judge import Sample
 from codefrontier.judge.extract import extract_code
 from codefrontier.judge.verdicts import OUTCOMES
-from codefrontier.pipeline.options import option
 from codefrontier.problems.schema import Problem
 from codefrontier.train.rollout import next_turn_ids, policy_sampler, render_prompt
 

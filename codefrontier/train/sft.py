@@ -21,7 +21,7 @@ import logging
 import os
 from pathlib import Path
 
-from codefrontier.pipeline.tables import read_records
+from codefrontier.base.tables import read_records
 from codefrontier.train.common import train_and_save, trainer_config, work_dir_for
 from codefrontier.train.lm_head import SFT_OUTPUTS, compact_lm_head
 

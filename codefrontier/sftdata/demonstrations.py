@@ -1,15 +1,21 @@
-"""The scripted SFT demonstrations of each setting (suite/sft.py builds the records).
+"""The scripted SFT demonstrations of each setting (conversations.py builds the records).
 
 A demonstration plays a reference program through the setting's own environment: the
 tool results are real (the judge's sandbox, a real terminal), so SFT shows the model
 exactly the observations it will see. `turns(problem, plan, program, environment)` gives
 the model's turns and what came back; `fix_turns(problem, plan, program, draft,
 environment)` a broken first draft, its failed run and the fix (None when the draft does
-not fail there). The settings registry (settings/registry.py) names each setting's pair.
+not fail there). `DEMONSTRATIONS` below names each setting's pair, by the setting's
+name in the settings registry (tests/test_registries.py checks that every setting has
+one).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from codefrontier.registry import Registry
 from codefrontier.settings import reasoning
 from codefrontier.settings.environments import example_command
 from codefrontier.settings.examples import statement_examples
@@ -139,3 +145,23 @@ def agentic_fix_turns(problem, plan: str, program: str, draft: str,
             *_bash_turn(_fix_plan("agentic", ran_first, "exit code 0"), second, ran_second),
             *_submission(environment.submit(path=SOLUTION_FILE))]
 
+
+
+@dataclass(frozen=True)
+class Demonstration:
+    turns: Callable  # (problem, plan, program, environment) -> the played turns
+    fix_turns: Callable | None = None  # (..., draft, environment) -> turns or None
+
+
+DEMONSTRATIONS: Registry[Demonstration] = Registry("demonstration")
+DEMONSTRATIONS.add("reasoning", Demonstration(reasoning_turns))
+DEMONSTRATIONS.add("tool_use", Demonstration(tool_use_turns, tool_use_fix_turns))
+DEMONSTRATIONS.add("agentic", Demonstration(agentic_turns, agentic_fix_turns))
+
+
+def demonstration(setting_name: str) -> Demonstration:
+    if setting_name not in DEMONSTRATIONS:
+        raise ValueError(f"the {setting_name} setting has no SFT demonstration: add one "
+                         f"to sftdata/demonstrations.py (those there: "
+                         f"{', '.join(DEMONSTRATIONS)})")
+    return DEMONSTRATIONS[setting_name]

@@ -1,26 +1,57 @@
 """The one list of problem sources: the `problems build --source` choices and the config's
 `data.<split>.source` values (tests/test_registries.py checks the schema against it).
 
-Each source reads the options of `problems build` it understands and returns the
-problems, with a note for the command's summary line. The bundled suite has a train and
+Each source reads the fields of a `ProblemQuery` (the options of `problems build`) it
+understands and returns the problems, with a note for the command's summary line. The bundled suite has a train and
 an eval split; the real datasets are read as evaluation sets. Adding a source is its
 loader plus one `register_source` call.
 """
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Callable
-from dataclasses import dataclass
+import os
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, fields
+from datetime import date
 
-from codefrontier.problems.schema import Problem, load_problems
+from codefrontier.problems.schema import Problem, test_inputs
 from codefrontier.registry import Registry
+
+
+@dataclass(frozen=True)
+class ProblemQuery:
+    """What `problems build` reads: a source, a split, and the options of each source
+    (a source ignores the others)."""
+
+    source: str = "bundled"
+    split: str | None = None
+    # the bundled suite
+    instances: int | None = None
+    knob_pool: int | None = None
+    family: Collection[str] = ()
+    difficulty: Collection[str] = ()  # also the real datasets'
+    disjoint_from: Collection[str | os.PathLike] = ()
+    # the real datasets
+    release: str | None = None
+    start_date: date | None = None
+    end_date: date | None = None
+    platform: Collection[str] = ()
+    data_dir: str | None = None
+    config: str | None = None
+    limit: int | None = None
+    include_special_checkers: bool = False
+
+    @classmethod
+    def from_options(cls, options) -> ProblemQuery:
+        """The query from an object with these names as attributes (parsed CLI options)."""
+        return cls(**{f.name: getattr(options, f.name) for f in fields(cls)
+                      if hasattr(options, f.name)})
 
 
 @dataclass(frozen=True)
 class ProblemSource:
     name: str
-    load: Callable[[argparse.Namespace], tuple[list[Problem], str]]
+    load: Callable[[ProblemQuery], tuple[list[Problem], str]]
     splits: tuple[str, ...] = ("eval",)  # the splits it has
     options: tuple[str, ...] = ()  # the keys of a config's data entry it reads (beside source, split)
     # the Hugging Face dataset repository a data entry reads and the files of it that
@@ -39,7 +70,7 @@ def register_source(source: ProblemSource) -> ProblemSource:
     return SOURCES.add(source.name, source)
 
 
-def load_source(args: argparse.Namespace) -> tuple[list[Problem], str]:
+def load_source(args: ProblemQuery) -> tuple[list[Problem], str]:
     """The problems of `args.source` for `args.split`, and a note on what was read."""
     if args.source not in SOURCES:
         raise ValueError(f"unknown problem source {args.source!r}: use {', '.join(SOURCES)}")
@@ -51,24 +82,18 @@ def load_source(args: argparse.Namespace) -> tuple[list[Problem], str]:
     return source.load(args)
 
 
-def _difficulties(args: argparse.Namespace) -> set[str] | None:
+def _difficulties(args: ProblemQuery) -> set[str] | None:
     return set(args.difficulty) or None
 
 
-def test_inputs(paths: list[str]) -> set[str]:
-    """Every test input of the problems in these files."""
-    return {test.input for path in paths for problem in load_problems(path)
-            for test in problem.tests}
-
-
-def _bundled(args: argparse.Namespace) -> tuple[list[Problem], str]:
+def _bundled(args: ProblemQuery) -> tuple[list[Problem], str]:
     from codefrontier.suite.build import build_bundled
 
     return build_bundled(args.split, args.instances, test_inputs(args.disjoint_from),
                          _difficulties(args), set(args.family) or None, args.knob_pool), ""
 
 
-def _livecodebench(args: argparse.Namespace) -> tuple[list[Problem], str]:
+def _livecodebench(args: ProblemQuery) -> tuple[list[Problem], str]:
     from codefrontier.loaders.livecodebench import load_livecodebench
 
     return load_livecodebench(
@@ -77,7 +102,7 @@ def _livecodebench(args: argparse.Namespace) -> tuple[list[Problem], str]:
         data_dir=args.data_dir), ""
 
 
-def _codecontests_plus(args: argparse.Namespace) -> tuple[list[Problem], str]:
+def _codecontests_plus(args: ProblemQuery) -> tuple[list[Problem], str]:
     from codefrontier.loaders.codecontests_plus import load_codecontests_plus
 
     problems, report = load_codecontests_plus(
@@ -87,7 +112,7 @@ def _codecontests_plus(args: argparse.Namespace) -> tuple[list[Problem], str]:
     return problems, f" [{report.summary()}]"
 
 
-def _humaneval(args: argparse.Namespace) -> tuple[list[Problem], str]:
+def _humaneval(args: ProblemQuery) -> tuple[list[Problem], str]:
     from codefrontier.loaders.humaneval import load_humaneval
 
     return load_humaneval(data_dir=args.data_dir), ""
@@ -124,10 +149,10 @@ RECORDED_OPTIONS = ("source", "split", "instances", "knob_pool", "release", "sta
                     "end_date", "difficulty", "platform", "config", "limit")
 
 
-def build_problems(args: argparse.Namespace) -> tuple[list[Problem], str]:
+def build_problems(args: ProblemQuery) -> tuple[list[Problem], str]:
     """`problems build`: the source's problems written to `args.out`, with provenance (the
     local dataset folder and the problems they were drawn disjoint from are its inputs)."""
-    from codefrontier.pipeline.provenance import parquet_metadata, record
+    from codefrontier.base.provenance import parquet_metadata, record
     from codefrontier.problems.schema import save_problems
 
     problems, note = load_source(args)

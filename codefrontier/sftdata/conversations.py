@@ -68,7 +68,8 @@ from codefrontier.settings import reasoning
 from codefrontier.settings.environments import end_episode
 from codefrontier.settings.episodes import environment_tools
 from codefrontier.settings.multi_turn import MultiTurnSetting
-from codefrontier.settings.registry import SETTINGS, get_setting
+from codefrontier.settings.registry import get_setting
+from codefrontier.sftdata.demonstrations import demonstration
 from codefrontier.suite.build import instances, to_problem
 from codefrontier.suite.spec import Instance
 
@@ -151,14 +152,14 @@ def sft_records(instance: Instance, settings: Collection[str] = ("reasoning",),
     records = []
     for setting_name in settings:
         for name, program, plans in variants:
-            turns = partial(SETTINGS[setting_name].turns, problem, _pick(plans, instance.seed + name),
-                            program)
+            turns = partial(demonstration(setting_name).turns, problem,
+                            _pick(plans, instance.seed + name), program)
             records.append(_record(problem, setting_name, name, turns, pool))
-        if with_fixes and SETTINGS[setting_name].fix_turns:
+        if with_fixes and demonstration(setting_name).fix_turns:
             name, program, plans = _pick(tuple(variants), instance.seed + "fix")
             draft = _pick(DRAFTS, instance.seed + "draft")
-            turns = partial(SETTINGS[setting_name].fix_turns, problem, _pick(plans, instance.seed + name),
-                            program, draft)
+            turns = partial(demonstration(setting_name).fix_turns, problem,
+                            _pick(plans, instance.seed + name), program, draft)
             record = _record(problem, setting_name, name, turns, pool, draft,
                              context=failed_attempt)
             if record is not None:
@@ -240,8 +241,8 @@ def write_sft_data(out: str | os.PathLike, split: str = "train", count: int | No
                    mask_failed_attempts: bool = False, workers: int = 1) -> list[dict]:
     """`problems sft`: build_sft's conversations written to `out` (SFT_SCHEMA) with
     provenance; the records."""
-    from codefrontier.pipeline.provenance import parquet_metadata, record
-    from codefrontier.pipeline.tables import write_records
+    from codefrontier.base.provenance import parquet_metadata, record
+    from codefrontier.base.tables import write_records
 
     settings = list(settings)
     records = build_sft(split, count, set(difficulties) or None, set(families) or None,

@@ -25,7 +25,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-log = logging.getLogger("codefrontier.pipeline.provenance")
+log = logging.getLogger("codefrontier.base.provenance")
 
 BLOCK = 1 << 24
 
@@ -202,7 +202,7 @@ def _cpu_info() -> tuple[str, set[str]]:
     return model, flags
 
 
-PARQUET_KEY = "codefrontier.pipeline.provenance"
+PARQUET_KEY = "codefrontier.base.provenance"
 PROVENANCE_FILE = "provenance.json"
 
 
