@@ -46,7 +46,8 @@ def counting_loop(units: float) -> str:
 def unit_seconds(runs: int) -> list[float]:
     """CPU seconds of one unit of work, per run."""
     with JudgePool(workers=1) as pool:
-        return [pool.execute(counting_loop(1), stdin="1\n", time_limit_s=20).cpu_s
+        return [pool.execute(counting_loop(1), stdin="1\n", time_limit_s=20,
+                             memory_limit_mb=512, output_chars=200).cpu_s
                 for _ in range(runs)]
 
 

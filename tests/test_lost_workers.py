@@ -49,7 +49,8 @@ def test_a_lost_worker_is_replaced_and_the_sample_judged_again(signum):
 def test_a_run_whose_worker_dies_is_made_again():
     with JudgePool(workers=1) as pool:
         signal_worker_soon(pool, signal.SIGKILL)
-        run = pool.execute(SPIN_THEN_ECHO, stdin="abc\n", time_limit_s=10.0)
+        run = pool.execute(SPIN_THEN_ECHO, stdin="abc\n", time_limit_s=10.0,
+                           memory_limit_mb=512, output_chars=2000)
         assert (run.status, run.stdout, run.exit_code) == ("ok", "abc\n", 0)
         assert pool.worker_losses == 1
 

@@ -31,16 +31,18 @@ AS_ROOT = os.geteuid() == 0
 SCRIPT = r"""
 import json, sys
 from codefrontier.judge import JudgePool
-from codefrontier.sandbox.terminal import Terminal
+from codefrontier.sandbox.terminal import CommandLimits, Terminal
 
 report = {"prefix": sys.prefix, "executable": sys.executable}
-with Terminal({"main.py": "import textwrap, csv\nprint(6 * 7)\n"}) as terminal:
+limits = CommandLimits(cpu_s=10, wall_s=20, workspace_mb=64, output_chars=2000)
+with Terminal({"main.py": "import textwrap, csv\nprint(6 * 7)\n"}, limits) as terminal:
     report["terminal"] = terminal.run("python main.py && python3 -c 'print(1)'").output
 report["judge"] = {}
 for level in ("namespaces", "userns"):
     with JudgePool(workers=1, max_isolation=level) as pool:
         run = pool.execute("import textwrap, csv, fractions, zipfile\nprint(input()[::-1])",
-                           stdin="abc")
+                           stdin="abc", time_limit_s=10, memory_limit_mb=512,
+                           output_chars=2000)
         report["judge"][pool.isolation.level] = [run.status, run.stdout, run.stderr]
 print(json.dumps(report))
 """
@@ -136,7 +138,8 @@ def test_a_terminal_without_python_fails_once_naming_the_path(monkeypatch):
     monkeypatch.setattr(terminal_module, "_python_mounts",
                         lambda: ((), "/nowhere/python/bin"))
     with pytest.raises(SandboxError, match=r"cannot start Python.*/nowhere/python/bin"):
-        terminal_module.Terminal({})
+        terminal_module.Terminal({}, terminal_module.CommandLimits(
+            cpu_s=10, wall_s=20, workspace_mb=64, output_chars=2000))
 
 
 def test_a_judge_sandbox_without_a_python_folder_names_it():

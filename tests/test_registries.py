@@ -57,6 +57,11 @@ def test_the_schema_episode_limits_are_the_registered_limits():
     assert {setting: list(entry["properties"]) for setting, entry in episodes.items()} == \
         {name: [f.name for f in entry.limit_fields()]
          for name, entry in SETTINGS.items() if entry.limits}
+    for setting, entry in episodes.items():  # each limit's default and help, as the code's
+        for limit in SETTINGS[setting].limit_fields():
+            stated = entry["properties"][limit.name]
+            assert (stated["default"], stated["description"]) == \
+                (limit.default, limit.metadata["help"]), (setting, limit.name)
 
 
 def test_the_schema_reward_patterns_are_the_registered_rewards():
@@ -201,3 +206,25 @@ def test_a_reward_registered_in_one_place_trains_and_reaches_the_frontier_table(
     row = pd.read_parquet(out).query("difficulty == 'all'").iloc[0]
     assert (row["checkpoint"], row["kind"], row["reward"]) == ("rl-half", "rl", "half")
     assert _marker(row) == SHAPED
+
+
+def test_repair_runs_where_the_registry_says(monkeypatch):
+    """The setting where repair runs is a property of its entry, not a name in the code:
+    moved to another setting, the repair run's start and folder follow it."""
+    from dataclasses import replace
+
+    from codefrontier.pipeline import workflow as wf
+    from codefrontier.settings.registry import repair_setting
+
+    assert repair_setting() == "reasoning"
+    from snakemake.utils import update_config
+
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    update_config(config, yaml.safe_load((REPO / "configs" / "tiny-shaping-repair.yaml").read_text()))
+    (model,) = config["models"]
+    before = wf.checkpoint_folder(config, model, "agentic", "rl-repair-kinf")
+    monkeypatch.setitem(SETTINGS, "reasoning", replace(SETTINGS["reasoning"], repairs=False))
+    monkeypatch.setitem(SETTINGS, "tool_use", replace(SETTINGS["tool_use"], repairs=True))
+    assert repair_setting() == "tool_use"
+    after = wf.checkpoint_folder(config, model, "agentic", "rl-repair-kinf")
+    assert "/reasoning/" in before and after == before.replace("/reasoning/", "/tool_use/")

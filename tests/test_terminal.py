@@ -30,9 +30,13 @@ WRITABLE_ON_HOST = ["/tmp", "/var/tmp", "/dev/shm"]
 OTHER_PLACES = [str(REPO), "/root", "/etc", "/usr", "/", "/usr/local/bin"]
 
 
+# generous limits of this test's own; a test that is about a limit sets it
+LIMITS = {"cpu_s": 10.0, "wall_s": 20.0, "workspace_mb": 64, "output_chars": 2000}
+
+
 def open_terminal(files: dict[str, str] | None = None, **limits) -> Terminal:
     try:
-        return Terminal(files or {}, CommandLimits(**limits))
+        return Terminal(files or {}, CommandLimits(**{**LIMITS, **limits}))
     except RuntimeError as error:
         if not AS_ROOT and os.environ.get("CODEFRONTIER_REQUIRE_SLURM") != "1":
             pytest.skip(f"bubblewrap cannot sandbox for this unprivileged user: {error}")
@@ -108,7 +112,7 @@ def test_cpu_time_is_measured(terminal):
 def test_the_workspace_paths_given_must_stay_inside():
     for bad in ("/etc/passwd", "../escape.txt", "a/../../b", ""):
         with pytest.raises(ValueError):
-            Terminal({bad: "x"})
+            Terminal({bad: "x"}, CommandLimits(**LIMITS))
 
 
 def test_the_isolation_is_described(terminal):
@@ -120,7 +124,7 @@ def test_a_missing_bwrap_names_the_package(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     monkeypatch.setattr(terminal_module, "BWRAP_FALLBACKS", ())
     with pytest.raises(RuntimeError, match="bubblewrap"):
-        Terminal({})
+        Terminal({}, CommandLimits(**LIMITS))
 
 
 # ---------------------------------------------------------------- output
@@ -371,7 +375,8 @@ NOBODY_SCRIPT = """
 import json, os, sys, time
 from codefrontier.sandbox.terminal import CommandLimits, Terminal, WorkspaceExceeded
 report = {}
-with Terminal({"main.py": "print(6 * 7)"}, CommandLimits(wall_s=2, workspace_mb=8, file_mb=4)) as t:
+with Terminal({"main.py": "print(6 * 7)"}, CommandLimits(cpu_s=10, wall_s=2, workspace_mb=8, output_chars=2000,
+                                                   file_mb=4)) as t:
     report["isolation"] = t.isolation
     report["python"] = t.run("python main.py").output
     report["id"] = t.run("id -u").output.strip()

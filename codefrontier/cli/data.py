@@ -9,7 +9,7 @@ from datetime import date
 from codefrontier.loaders.codecontests_plus import DEFAULT_CONFIG
 from codefrontier.loaders.livecodebench import DEFAULT_RELEASE
 from codefrontier.loaders.sources import SOURCES
-from codefrontier.settings.registry import SETTINGS
+from codefrontier.settings.registry import SETTINGS, default_setting
 
 DIFFICULTIES = ("easy", "medium", "hard")
 
@@ -26,7 +26,7 @@ def _sft(args: argparse.Namespace) -> int:
     from codefrontier.sftdata.conversations import write_sft_data
 
     records = write_sft_data(args.out, args.split, args.instances, args.difficulty,
-                             args.family, args.knob_pool, args.setting or ["reasoning"],
+                             args.family, args.knob_pool, args.setting or [default_setting()],
                              args.with_fixes, args.with_repairs, args.mask_failed_attempts,
                              args.workers)
     kinds = Counter((r["setting"], r["variant"] + ("/fix" if r["draft"] else ""))

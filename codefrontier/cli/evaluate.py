@@ -10,12 +10,12 @@ from codefrontier.cli.analysis import add_repair_table
 from codefrontier.evaluate.repair import RepairAttemptOptions
 from codefrontier.generation.options import SampleOptions
 from codefrontier.sandbox.isolation import LEVELS
-from codefrontier.settings.registry import SETTINGS, limit_options
+from codefrontier.settings.registry import SETTINGS, default_setting, limit_options
 
 
 def add_episode_options(parser) -> None:
     """--setting and every setting's episode limits (settings/registry.py)."""
-    parser.add_argument("--setting", default="reasoning", choices=tuple(SETTINGS),
+    parser.add_argument("--setting", default=default_setting(), choices=tuple(SETTINGS),
                         help="inference setting")
     group = parser.add_argument_group("episode limits (default: the setting's own)")
     for option, owners in limit_options().items():

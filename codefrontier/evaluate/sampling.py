@@ -20,20 +20,20 @@ from codefrontier.generation import SamplingSettings, load_backend
 from codefrontier.judge import JudgePool
 from codefrontier.problems.schema import load_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA
-from codefrontier.settings.registry import get_setting
+from codefrontier.settings.registry import default_setting, get_setting
 
 log = logging.getLogger("codefrontier.evaluate.sampling")
 
 
 def sample_checkpoint(model: str, problems_path: str | os.PathLike, out: str | os.PathLike,
-                      setting: str = "reasoning", backend: str = "transformers",
+                      setting: str | None = None, backend: str = "transformers",
                       sampling: SamplingSettings | None = None,
                       backend_options: dict | None = None, limit: int | None = None,
                       progress: bool = True, episode_limits: dict | None = None,
                       judge_workers: int = 1) -> Path:
     sampling = sampling or SamplingSettings()
     problems = list(load_problems(problems_path))[:limit]
-    runner = get_setting(setting, episode_limits)
+    runner = get_setting(setting or default_setting(), episode_limits)
     # judge workers first: fresh processes, before the backend loads a model
     with JudgePool(workers=judge_workers) if runner.needs_judge_pool() else nullcontext() as pool:
         engine = load_backend(backend, model, **(backend_options or {}))

@@ -351,11 +351,13 @@ class JudgePool:
         reply, isolation = judged
         return _result_from_reply(sample, reply, input_lens, isolation)
 
-    def execute(self, code: str, stdin: str = "", time_limit_s: float = 2.0,
-                memory_limit_mb: int = 512, output_chars: int = 2000, kind: str = "stdin",
+    def execute(self, code: str, stdin: str = "", *, time_limit_s: float,
+                memory_limit_mb: int, output_chars: int, kind: str = "stdin",
                 func_name: str = "") -> Execution:
         """Run `code` once on `stdin` in the sandbox a judged sample gets (same limits,
-        same cleanup of every process it starts) and return what it printed.
+        same cleanup of every process it starts) and return what it printed. The limits
+        are the caller's (the tool-use setting's episode limits, a problem's own): they
+        have no default here.
 
         time_limit_s: CPU seconds, a run over it a "timeout" (it is ended at
         `timing.kill_after_s`; the idle backstop is 2 × limit + 1 s of wall time);

@@ -15,6 +15,7 @@ from codefrontier.loaders.hub import hub_cache_dir, hub_is_off
 from codefrontier.pipeline import resources as res
 from codefrontier.pipeline.configfiles import ConfigError, Problem, RunConfig, close_match, report
 from codefrontier.pipeline.places import Places, model_reference
+from codefrontier.settings.registry import default_setting
 
 ERROR, WARNING = "error", "warning"
 
@@ -265,7 +266,7 @@ def sampling_engines(config: dict, places: Places) -> Iterator[Finding]:
     the same in every setting (`sampling.per_setting` holds no engine field)."""
     from codefrontier.pipeline.workflow import setting_sampling
 
-    first_setting = (config.get("settings") or ["reasoning"])[0]
+    first_setting = (config.get("settings") or [default_setting()])[0]
     for model, model_config in _models(config):
         sampling = setting_sampling(config, first_setting, model)
         gpus = res.gpus_per_node(config, "sample", model)

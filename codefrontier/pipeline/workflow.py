@@ -41,10 +41,8 @@ from codefrontier.pipeline.places import EMBEDDED, Places, model_reference
 from codefrontier.pipeline.resources import nodes as resource_nodes
 from codefrontier.pipeline.resources import rule_entry as resources
 from codefrontier.pipeline.resources import rule_resources, rule_threads
-from codefrontier.settings.registry import setting_entry
+from codefrontier.settings.registry import repair_setting, setting_entry
 from codefrontier.train.repair import RepairOptions
-
-REPAIR_SETTING = "reasoning"  # where repair-training runs train (train/repair.py)
 
 
 def checkpoint_names(model_config: dict) -> list[str]:
@@ -105,7 +103,7 @@ def checkpoint_folder(config: dict, model: str, setting: str, ckpt: str,
         return sft_folder(config, model, places)
     source = trained_in(config, model, setting)
     if parsed.kind == "rl":
-        trains_in = REPAIR_SETTING if trained_reward(parsed.reward)[1] else source
+        trains_in = repair_setting() if trained_reward(parsed.reward)[1] else source
         return RL_FOLDER.fill(model=model, setting=trains_in, reward=parsed.reward)
     return MERGE_FOLDER.fill(model=model, setting=source, alpha=ckpt.removeprefix(ALPHA_PREFIX))
 
@@ -257,7 +255,7 @@ def rl_start(config: dict, model: str, reward: str, places: Places | None = None
     the checkpoint its `start` names (sft or an RL endpoint, rl-<reward>)."""
     if not trained_reward(reward)[1]:
         return sft_folder(config, model, places)
-    return checkpoint_folder(config, model, REPAIR_SETTING,
+    return checkpoint_folder(config, model, repair_setting(),
                              config["models"][model]["rl"]["repair"].get("start", SFT), places)
 
 
@@ -277,8 +275,8 @@ def episode_limits(config: dict, setting: str) -> dict:
 
 
 def episode_options(config: dict, setting: str) -> str:
-    """A setting's episode limits as `sample` / `train grpo` options, e.g. `--max-tool-calls 2
-    --output-chars 600`, in the order of its limits (settings/registry.py); limits the config
+    """A setting's episode limits as `sample` / `train grpo` options, e.g. `--max-tool-calls 3
+    --output-chars 900`, in the order of its limits (settings/registry.py); limits the config
     leaves out keep their defaults, and reasoning has none ("")."""
     limits = episode_limits(config, setting)
     return " ".join(f"{flag(limit.name)} {limits[limit.name]}"

@@ -1,6 +1,7 @@
 """A persistent, sandboxed workspace for agentic episodes: shell commands in bubblewrap.
 
-    with Terminal({"main.py": "print(6 * 7)\\n"}) as terminal:
+    limits = CommandLimits(cpu_s=2, wall_s=5, workspace_mb=16, output_chars=1000)
+    with Terminal({"main.py": "print(6 * 7)\\n"}, limits) as terminal:
         result = terminal.run("python main.py")   # result.output == "42\\n"
 
 One workspace per episode, kept across commands; each command runs in a fresh
@@ -64,13 +65,15 @@ _MISSING_BWRAP = ("bubblewrap (bwrap) is not installed; the Terminal needs it: "
 
 @dataclass(frozen=True)
 class CommandLimits:
-    cpu_s: float = 10.0  # per command: RLIMIT_CPU of each of its processes
-    wall_s: float = 20.0  # per command, then every process of the command is killed
+    # the episode's limits (the agentic setting's AgenticLimits hold their defaults)
+    cpu_s: float  # per command: RLIMIT_CPU of each of its processes
+    wall_s: float  # per command, then every process of the command is killed
+    workspace_mb: int  # the whole workspace (and each of the private /tmp, /dev/shm)
+    output_chars: int  # observation cut to head and tail (textcut.head_tail)
+    # the sandbox's own
     memory_mb: int = 1024  # address space per process
     file_mb: int = 16  # largest file a command may write (RLIMIT_FSIZE)
-    workspace_mb: int = 64  # the whole workspace (and each of the private /tmp, /dev/shm)
     processes: int = 64  # RLIMIT_NPROC (under the sandbox uid)
-    output_chars: int = 2000  # observation cut to head and tail (textcut.head_tail)
 
 
 @dataclass(frozen=True)
@@ -457,7 +460,7 @@ class Terminal:
     Not for concurrent use: run() calls are serialized.
     """
 
-    def __init__(self, files: dict[str, str], limits: CommandLimits = CommandLimits()) -> None:
+    def __init__(self, files: dict[str, str], limits: CommandLimits) -> None:
         for path in files:
             _relative_parts(path)
         self._as_root = os.geteuid() == 0

@@ -37,13 +37,18 @@ NO_SUBMISSION = "no_submission"
 TRUNCATED = "truncated"
 
 
-# The episode limits of the multi-turn settings: their fields are the config's
-# `episodes.<setting>` keys and the `sample` / `train grpo` options (settings/registry.py)
+# The episode limits of the multi-turn settings, defined here only: their fields are the
+# config's `episodes.<setting>` keys (config.schema.yaml states these defaults, tested) and
+# the `sample` / `train grpo` options (settings/registry.py); the sandbox and the judge take
+# them from the episode. `output_chars` is one option of both settings, with one default.
+OUTPUT_CHARS = 600
+
+
 @dataclass(frozen=True)
 class ToolUseLimits:
     max_tool_calls: int = option(2, "python tool calls per episode before the model answers")
-    output_chars: int = option(600, "characters of a tool call's stdout and of its stderr "
-                                    "shown to the model (head and tail)")
+    output_chars: int = option(OUTPUT_CHARS, "characters of a tool call's stdout and of its "
+                                             "stderr shown to the model (head and tail)")
     time_limit_s: float = option(2.0, "CPU seconds per python tool call")
     memory_limit_mb: int = option(512, "memory per python tool call, in MB")
 
@@ -54,8 +59,8 @@ class AgenticLimits:
     command_cpu_s: float = option(5.0, "CPU seconds per terminal command")
     command_wall_s: float = option(10.0, "wall-clock seconds per terminal command")
     workspace_mb: int = option(64, "size cap of the episode's sandboxed workspace, in MB")
-    output_chars: int = option(600, "characters of a command's output shown to the model "
-                                    "(head and tail)")
+    output_chars: int = option(OUTPUT_CHARS, "characters of a command's output shown to the "
+                                             "model (head and tail)")
 
 
 @dataclass(frozen=True)

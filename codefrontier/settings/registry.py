@@ -28,6 +28,9 @@ class SettingEntry:
     name: str
     make: Callable[..., Setting]  # the setting, given its limits (when it has any)
     limits: type | None           # a frozen dataclass of episode limits; None: one turn
+    # repair (a second attempt after feedback on the hidden tests, evaluate/repair.py and
+    # train/repair.py) runs in this setting; one setting has it
+    repairs: bool = False
 
     def limit_fields(self) -> tuple[Field, ...]:
         return fields(self.limits) if self.limits else ()
@@ -50,6 +53,17 @@ SETTINGS: Registry[SettingEntry] = Registry("setting")
 
 def register(entry: SettingEntry) -> SettingEntry:
     return SETTINGS.add(entry.name, entry)
+
+
+def default_setting() -> str:
+    """The setting a command or config that names none means: the first registered."""
+    return next(iter(SETTINGS))
+
+
+def repair_setting() -> str:
+    """The one setting where repair runs (its entry's `repairs`)."""
+    (name,) = (name for name, entry in SETTINGS.items() if entry.repairs)
+    return name
 
 
 def setting_entry(name: str) -> SettingEntry:
@@ -80,6 +94,6 @@ def setting_order(settings) -> list[str]:
     return [s for s in SETTINGS if s in distinct] + sorted(distinct - set(SETTINGS))
 
 
-register(SettingEntry("reasoning", ReasoningSetting, None))
+register(SettingEntry("reasoning", ReasoningSetting, None, repairs=True))
 register(SettingEntry("tool_use", ToolUseSetting, ToolUseLimits))
 register(SettingEntry("agentic", AgenticSetting, AgenticLimits))

@@ -68,7 +68,7 @@ from codefrontier.settings import reasoning
 from codefrontier.settings.environments import end_episode
 from codefrontier.settings.episodes import environment_tools
 from codefrontier.settings.multi_turn import MultiTurnSetting
-from codefrontier.settings.registry import get_setting
+from codefrontier.settings.registry import default_setting, get_setting, repair_setting
 from codefrontier.sftdata.demonstrations import demonstration
 from codefrontier.suite.build import instances, to_problem
 from codefrontier.suite.spec import Instance
@@ -136,13 +136,12 @@ def repair_turns(problem, instance: Instance, pool) -> list[dict] | None:
                                 "content": reasoning.answer(plan, instance.efficient)}]
 
 
-def sft_records(instance: Instance, settings: Collection[str] = ("reasoning",),
-                pool=None, with_fixes: bool = False, with_repairs: bool = False,
+def sft_records(instance: Instance, settings: Collection[str], pool=None, with_fixes: bool = False, with_repairs: bool = False,
                 mask_failed_attempts: bool = False) -> list[dict]:
     """One example per setting and program (efficient, each slow) of the instance; with fixes, one
     more per multi-turn setting whose broken first draft gets fixed (the reference and
     the way the draft is broken picked by the instance's seed); with repairs, one repair
-    of a slow program past its break decade (reasoning); the failed first attempts of these are context
+    of a slow program past its break decade (in the setting where repair runs); the failed first attempts of these are context
     with `mask_failed_attempts`."""
     problem = to_problem(instance)
     failed_attempt = FAILED_ATTEMPT_TURNS if mask_failed_attempts else 0
@@ -164,7 +163,7 @@ def sft_records(instance: Instance, settings: Collection[str] = ("reasoning",),
                              context=failed_attempt)
             if record is not None:
                 records.append(record)
-        if with_repairs and setting_name == "reasoning" and instance.slow:
+        if with_repairs and setting_name == repair_setting() and instance.slow:
             record = _record(problem, setting_name, "repair",
                              lambda _: repair_turns(problem, instance, pool), pool,
                              context=failed_attempt)
@@ -203,7 +202,7 @@ def build_sft(split: str = "train", count: int | None = None,
               difficulties: Collection[str] | None = None,
               families: Collection[str] | None = None,
               knob_pool: int | None = None,
-              settings: Collection[str] = ("reasoning",),
+              settings: Collection[str] | None = None,
               with_fixes: bool = False, with_repairs: bool = False,
               mask_failed_attempts: bool = False, workers: int = 1) -> list[dict]:
     """One example per setting and program (efficient, each slow) for each of `count`
@@ -219,13 +218,14 @@ def build_sft(split: str = "train", count: int | None = None,
 
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
+    settings = tuple(settings or (default_setting(),))
     chosen = list(instances(split, count, difficulties, families, knob_pool))
     for instance in chosen:
         # built here, one at a time: building runs the reference programs in this
         # process with its stdin and stdout swapped; the threads find them in the cache
         to_problem(instance)
     needs_pool = any(get_setting(s).needs_judge_pool() for s in settings) or \
-        (with_repairs and "reasoning" in settings)
+        (with_repairs and repair_setting() in settings)
     with (JudgePool(workers=workers) if needs_pool else nullcontext() as pool,
           ThreadPoolExecutor(max_workers=workers) as executor):
         per_instance = executor.map(
@@ -236,7 +236,7 @@ def build_sft(split: str = "train", count: int | None = None,
 
 def write_sft_data(out: str | os.PathLike, split: str = "train", count: int | None = None,
                    difficulties: Collection[str] = (), families: Collection[str] = (),
-                   knob_pool: int | None = None, settings: Collection[str] = ("reasoning",),
+                   knob_pool: int | None = None, settings: Collection[str] | None = None,
                    with_fixes: bool = False, with_repairs: bool = False,
                    mask_failed_attempts: bool = False, workers: int = 1) -> list[dict]:
     """`problems sft`: build_sft's conversations written to `out` (SFT_SCHEMA) with

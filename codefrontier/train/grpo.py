@@ -37,7 +37,7 @@ from codefrontier.problems.schema import Problem, load_problems
 from codefrontier.rewards import parse_reward, rung_disagreements, tests_needed
 from codefrontier.settings.base import Setting
 from codefrontier.settings.multi_turn import MultiTurnSetting
-from codefrontier.settings.registry import get_setting
+from codefrontier.settings.registry import default_setting, get_setting, repair_setting
 from codefrontier.train.common import train_and_save, trainer_config, work_dir_for
 from codefrontier.train.lm_head import GRPO_OUTPUTS, compact_lm_head
 from codefrontier.train.multi_turn import MultiTurnRollout
@@ -216,14 +216,15 @@ def engine_for_weight_sync(config):
 def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str | os.PathLike,
              overrides: dict | None = None, work_dir: str | os.PathLike | None = None,
              judge_workers: int | None = None, reward_function=None,
-             setting: str = "reasoning", episode_limits: dict | None = None,
+             setting: str | None = None, episode_limits: dict | None = None,
              repair: RepairOptions | None = None, log_samples: bool = False,
              keep_checkpoints: bool = False) -> Path:
     """Train `model` with GRPO on the problems under `reward` in `setting`; the result is
     a save_pretrained folder. Multi-turn settings play their episodes with the
     evaluation's episode runner (train/multi_turn.py), rewarded on what the episode
     handed in. `repair` makes it a repair
-    run (train/repair.py: first attempt, feedback, second attempt; reasoning only).
+    run (train/repair.py: first attempt, feedback, second attempt; in the setting where
+    repair runs, settings/registry.py). `setting` defaults to the registry's first.
     `reward_function` replaces the judge's reward by any TRL reward function (its result
     is still named `reward` in the provenance). `log_samples` writes every judged sample
     to OUT.work/judged.jsonl (JUDGED_FIELDS and its reward). The trainer checkpoints are
@@ -231,9 +232,11 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
     out = Path(out)
     work = work_dir_for(out, work_dir)
     problems = list(load_problems(problems_path))
+    setting = setting or default_setting()
     runner = get_setting(setting, episode_limits)
-    if repair is not None and (setting != "reasoning" or reward_function is not None):
-        raise ValueError("repair training runs in the reasoning setting, with the judge's reward")
+    if repair is not None and (setting != repair_setting() or reward_function is not None):
+        raise ValueError(f"repair training runs in the {repair_setting()} setting, with the "
+                         "judge's reward")
     overrides = dict(overrides or {})
     # Judge workers first: fresh processes, before the trainer creates threads or a CUDA context.
     with JudgePool(workers=workers_per_process(judge_workers)) as pool:
