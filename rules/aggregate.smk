@@ -26,9 +26,9 @@ rule frontier:
     conda:
         "../envs/codefrontier.yaml"
     log:
-        "results/logs/frontier.log",
+        layout.log("frontier"),
     benchmark:
-        "results/benchmarks/frontier.tsv"
+        layout.benchmark("frontier")
     shell:
         "codefrontier {params.provenance} frontier --problems {input.problems} "
         "--verdicts {input.verdicts} {params.merges} --out {output} > {log} 2>&1"
@@ -55,9 +55,9 @@ rule ensemble:
     conda:
         "../envs/codefrontier.yaml"
     log:
-        "results/logs/ensemble.log",
+        layout.log("ensemble"),
     benchmark:
-        "results/benchmarks/ensemble.tsv"
+        layout.benchmark("ensemble")
     shell:
         "codefrontier {params.provenance} ensemble --verdicts {input.verdicts} {params.merges} "
         "{params.repaired} --out {output} > {log} 2>&1"
@@ -82,9 +82,9 @@ rule plots:
     conda:
         "../envs/codefrontier.yaml"
     log:
-        "results/logs/plots.log",
+        layout.log("plots"),
     benchmark:
-        "results/benchmarks/plots.tsv"
+        layout.benchmark("plots")
     shell:
         "codefrontier plots --frontier {input.frontier} --ensemble {input.ensemble} "
         "--out-dir {params.out_dir} > {log} 2>&1"
@@ -107,9 +107,9 @@ rule claims:
     conda:
         "../envs/codefrontier.yaml"
     log:
-        "results/logs/claims.log",
+        layout.log("claims"),
     benchmark:
-        "results/benchmarks/claims.tsv"
+        layout.benchmark("claims")
     shell:
         "codefrontier claims --frontier {input.frontier} --ensemble {input.ensemble} "
         "--merges {input.merges} {params.repair} --out {output} > {log} 2>&1"
@@ -128,8 +128,8 @@ rule repair_table:
     conda:
         "../envs/codefrontier.yaml"
     log:
-        "results/logs/repair_table.log",
+        layout.log("repair_table"),
     benchmark:
-        "results/benchmarks/repair_table.tsv"
+        layout.benchmark("repair_table")
     shell:
         "codefrontier repair table --verdicts {input.verdicts} --out {output} > {log} 2>&1"

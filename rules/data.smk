@@ -21,9 +21,9 @@ rule problems:
     conda:
         "../envs/codefrontier.yaml"
     log:
-        "results/logs/problems/{split}.log",
+        layout.log("problems"),
     benchmark:
-        "results/benchmarks/problems/{split}.tsv"
+        layout.benchmark("problems")
     shell:
         "(codefrontier {params.provenance} problems build {params.options} "
         "{params.disjoint} --out {output} && codefrontier problems stats {output}) "
@@ -42,9 +42,9 @@ rule sft_data:
     conda:
         "../envs/codefrontier.yaml"
     log:
-        "results/logs/sft_data.log",
+        layout.log("sft_data"),
     benchmark:
-        "results/benchmarks/sft_data.tsv"
+        layout.benchmark("sft_data")
     shell:
         "codefrontier {params.provenance} problems sft {params.options} "
         "--workers {threads} --out {output} > {log} 2>&1"

@@ -17,9 +17,9 @@ rule sample:
     conda:
         "../envs/codefrontier.yaml"
     log:
-        "results/logs/sample/{model}-{setting}-{ckpt}.log",
+        layout.log("sample"),
     benchmark:
-        "results/benchmarks/sample/{model}-{setting}-{ckpt}.tsv"
+        layout.benchmark("sample")
     shell:
         "codefrontier {params.provenance} sample "
         "--model {params.model} --problems {input.problems} --setting {wildcards.setting} "
@@ -41,9 +41,9 @@ rule judge:
     conda:
         "../envs/codefrontier.yaml"
     log:
-        "results/logs/judge/{model}-{setting}-{ckpt}.log",
+        layout.log("judge"),
     benchmark:
-        "results/benchmarks/judge/{model}-{setting}-{ckpt}.tsv"
+        layout.benchmark("judge")
     shell:
         "codefrontier {params.provenance} judge --problems {input.problems} "
         "--samples {input.samples} --workers {threads} --quiet --out {output} > {log} 2>&1"
@@ -69,9 +69,9 @@ rule repair:
     conda:
         "../envs/codefrontier.yaml"
     log:
-        "results/logs/repair/{model}-{setting}-{ckpt}.log",
+        layout.log("repair"),
     benchmark:
-        "results/benchmarks/repair/{model}-{setting}-{ckpt}.tsv"
+        layout.benchmark("repair")
     shell:
         "codefrontier {params.provenance} repair attempt "
         "--model {params.model} --problems {input.problems} --samples {input.samples} "
@@ -86,6 +86,6 @@ use rule judge as judge_repair with:
     output:
         layout.REPAIRED_VERDICTS,
     log:
-        "results/logs/judge/{model}-{setting}-{ckpt}-repair.log",
+        layout.log("judge_repair"),
     benchmark:
-        "results/benchmarks/judge/{model}-{setting}-{ckpt}-repair.tsv"
+        layout.benchmark("judge_repair")

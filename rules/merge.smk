@@ -23,9 +23,9 @@ rule merge:
     conda:
         "../envs/codefrontier.yaml"
     log:
-        "results/logs/merge/{model}-{setting}-a{alpha}.log",
+        layout.log("merge"),
     benchmark:
-        "results/benchmarks/merge/{model}-{setting}-a{alpha}.tsv"
+        layout.benchmark("merge")
     shell:
         "codefrontier {params.provenance} merge --low {input.low} --high {input.high} "
         "--alpha={wildcards.alpha} --workers {threads} --out {output.folder} "

@@ -17,9 +17,9 @@ rule model_init:
     conda:
         "../envs/codefrontier.yaml"
     log:
-        "results/logs/model_init/{model}.log",
+        layout.log("model_init"),
     benchmark:
-        "results/benchmarks/model_init/{model}.tsv"
+        layout.benchmark("model_init")
     shell:
         "codefrontier {params.provenance} model init --out {output} --texts {input.texts} "
         "{params.options} --force > {log} 2>&1"
@@ -42,9 +42,9 @@ rule sft:
     conda:
         "../envs/codefrontier.yaml"
     log:
-        "results/logs/sft/{model}.log",
+        layout.log("sft"),
     benchmark:
-        "results/benchmarks/sft/{model}.tsv"
+        layout.benchmark("sft")
     shell:
         "{params.launcher} {params.provenance} train sft "
         "--model {params.model} --data {input.data} --out {output} {params.options} > {log} 2>&1"
@@ -71,9 +71,9 @@ rule rl:
     conda:
         "../envs/codefrontier.yaml"
     log:
-        "results/logs/rl/{model}-{setting}-{reward}.log",
+        layout.log("rl"),
     benchmark:
-        "results/benchmarks/rl/{model}-{setting}-{reward}.tsv"
+        layout.benchmark("rl")
     shell:
         "{params.launcher} {params.provenance} train grpo "
         "--model {params.model} --problems {input.problems} {params.options} "

@@ -104,6 +104,38 @@ PLOTS = f"{RESULTS}/plots"
 CHART = PathTemplate(PLOTS + "/{chart}.png")
 CHART_HTML = PathTemplate(PLOTS + "/{chart}.html")
 
+# Each rule's log and Snakemake benchmark: LOGS/<job>.log and BENCHMARKS/<job>.tsv, the
+# job named by the rule's wildcards (`codefrontier timings` reads the benchmarks)
+LOGS = f"{RESULTS}/logs"
+BENCHMARKS = f"{RESULTS}/benchmarks"
+JOBS = {
+    "problems": "problems/{split}",
+    "sft_data": "sft_data",
+    "model_init": "model_init/{model}",
+    "sft": "sft/{model}",
+    "rl": "rl/{model}-{setting}-{reward}",
+    "merge": "merge/{model}-{setting}-a{alpha}",
+    "sample": "sample/{model}-{setting}-{ckpt}",
+    "judge": "judge/{model}-{setting}-{ckpt}",
+    "repair": "repair/{model}-{setting}-{ckpt}",
+    "judge_repair": "judge/{model}-{setting}-{ckpt}-repair",
+    "frontier": "frontier",
+    "ensemble": "ensemble",
+    "plots": "plots",
+    "claims": "claims",
+    "repair_table": "repair_table",
+}
+
+
+def log(rule: str) -> str:
+    """A rule's log file pattern."""
+    return f"{LOGS}/{JOBS[rule]}.log"
+
+
+def benchmark(rule: str) -> str:
+    """A rule's benchmark file pattern (Snakemake's `benchmark:`)."""
+    return f"{BENCHMARKS}/{JOBS[rule]}.tsv"
+
 
 def trained_folder(path: str | os.PathLike) -> dict[str, str] | None:
     """The model, setting and checkpoint name of an RL run's or a merge's folder

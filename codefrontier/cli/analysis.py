@@ -7,6 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from codefrontier.base.layout import BENCHMARKS, FRONTIER
+
 
 def _endpoints(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
     return {model: (low, high) for model, low, high in args.merge or []}
@@ -131,13 +133,13 @@ def _add_reports(commands) -> None:
     show = commands.add_parser(
         "show", help="the frontier table as Markdown: rates ± SE and frontier distances per "
                      "model x setting")
-    show.add_argument("frontier", nargs="?", default="results/frontier.parquet")
+    show.add_argument("frontier", nargs="?", default=FRONTIER)
     show.add_argument("--setting", action="append", default=[],
                       help="this setting only (repeat for several)")
     show.set_defaults(handler=_show)
     timings = commands.add_parser(
         "timings", help="where a workflow run's time went, per stage (from its benchmark files)")
-    timings.add_argument("benchmarks", nargs="?", default="results/benchmarks")
+    timings.add_argument("benchmarks", nargs="?", default=BENCHMARKS)
     timings.set_defaults(handler=_timings)
     rl_log = commands.add_parser(
         "rl-log", help="a GRPO run's reward, outcome mix and (repair runs) first attempts per "
