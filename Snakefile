@@ -21,6 +21,7 @@ grid = wf.take_run_config(config, workflow)
 
 MODELS = list(config["models"])
 SETTINGS = config["settings"]
+EVAL_PROBLEMS = layout.DATA.fill(split="eval")  # every checkpoint is evaluated on these
 
 
 wildcard_constraints:

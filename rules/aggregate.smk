@@ -2,8 +2,6 @@
 # checkpoints than the config names also reads a marker that makes it rerun (and the new
 # checkpoints be made), with or without Snakemake's metadata (workflow.rerun_marker).
 
-import os
-
 # what the tables read, as the config names it (each also an input of its rule)
 VERDICT_FILES = wf.verdict_files(config)
 REPAIRED_VERDICT_FILES = wf.repaired_verdict_files(config)
@@ -11,9 +9,9 @@ REPAIRED_VERDICT_FILES = wf.repaired_verdict_files(config)
 rule frontier:
     input:
         verdicts=VERDICT_FILES,
-        problems=layout.DATA.fill(split="eval"),
+        problems=EVAL_PROBLEMS,
         rerun=grid.rerun_if_inputs_changed(
-            layout.FRONTIER, [*VERDICT_FILES, layout.DATA.fill(split="eval")]
+            layout.FRONTIER, [*VERDICT_FILES, EVAL_PROBLEMS]
         ),
     output:
         layout.FRONTIER,
@@ -46,9 +44,7 @@ rule ensemble:
     params:
         provenance=grid.provenance("aggregate"),
         merges=wf.merge_options(config),
-        repaired=lambda wildcards, input: (
-            f"--repaired {' '.join(input.repaired)}" if input.repaired else ""
-        ),
+        repaired=wf.flag_once("--repaired", "repaired"),
     threads: grid.threads("ensemble")
     resources:
         **grid.resources("ensemble"),
@@ -75,7 +71,8 @@ rule plots:
         ),
         expand(layout.CHART_HTML, chart=layout.CHARTS),
     params:
-        out_dir=lambda wildcards, output: os.path.dirname(output[0]),
+        out_dir=layout.PLOTS,
+        provenance=grid.provenance("plots"),
     threads: grid.threads("plots")
     resources:
         **grid.resources("plots"),
@@ -86,7 +83,7 @@ rule plots:
     benchmark:
         layout.benchmark("plots")
     shell:
-        "codefrontier plots --frontier {input.frontier} --ensemble {input.ensemble} "
+        "codefrontier {params.provenance} plots --frontier {input.frontier} --ensemble {input.ensemble} "
         "--out-dir {params.out_dir} > {log} 2>&1"
 
 
@@ -100,7 +97,8 @@ rule claims:
     output:
         report(layout.CLAIMS, caption="../docs/report/claims.rst", category="Frontier"),
     params:
-        repair=lambda wildcards, input: f"--repair {input.repair}" if input.repair else "",
+        repair=wf.flag_once("--repair", "repair"),
+        provenance=grid.provenance("claims"),
     threads: grid.threads("claims")
     resources:
         **grid.resources("claims"),
@@ -111,7 +109,7 @@ rule claims:
     benchmark:
         layout.benchmark("claims")
     shell:
-        "codefrontier claims --frontier {input.frontier} --ensemble {input.ensemble} "
+        "codefrontier {params.provenance} claims --frontier {input.frontier} --ensemble {input.ensemble} "
         "--merges {input.merges} {params.repair} --out {output} > {log} 2>&1"
 
 
@@ -122,6 +120,8 @@ rule repair_table:
         repaired=REPAIRED_VERDICT_FILES,
     output:
         layout.REPAIR_TABLE,
+    params:
+        provenance=grid.provenance("repair_table"),
     threads: grid.threads("repair_table")
     resources:
         **grid.resources("repair_table"),
@@ -132,4 +132,4 @@ rule repair_table:
     benchmark:
         layout.benchmark("repair_table")
     shell:
-        "codefrontier repair table --verdicts {input.verdicts} --out {output} > {log} 2>&1"
+        "codefrontier {params.provenance} repair table --verdicts {input.verdicts} --out {output} > {log} 2>&1"

@@ -12,9 +12,7 @@ rule problems:
     params:
         options=grid.options("problems"),
         provenance=grid.provenance("problems"),
-        disjoint=lambda wildcards, input: " ".join(
-            f"--disjoint-from {path}" for path in input.disjoint_from
-        ),
+        disjoint=wf.flag_each("--disjoint-from", "disjoint_from"),
     threads: grid.threads("problems")
     resources:
         **grid.resources("problems"),

@@ -3,8 +3,8 @@
 
 rule sample:
     input:
-        model=lambda wildcards: wf.local_input(grid.checkpoint(wildcards)),
-        problems=layout.DATA.fill(split="eval"),
+        model=grid.checkpoint_input,
+        problems=EVAL_PROBLEMS,
     output:
         layout.SAMPLES,
     params:
@@ -30,7 +30,7 @@ rule sample:
 rule judge:
     input:
         samples=layout.SAMPLES,
-        problems=layout.DATA.fill(split="eval"),
+        problems=EVAL_PROBLEMS,
     output:
         layout.VERDICTS,
     params:
@@ -53,8 +53,8 @@ rule judge:
 # sample, given why it failed, judged like any sample.
 rule repair:
     input:
-        model=lambda wildcards: wf.local_input(grid.checkpoint(wildcards)),
-        problems=layout.DATA.fill(split="eval"),
+        model=grid.checkpoint_input,
+        problems=EVAL_PROBLEMS,
         samples=layout.SAMPLES,
         verdicts=layout.VERDICTS,
     output:
@@ -82,7 +82,7 @@ rule repair:
 use rule judge as judge_repair with:
     input:
         samples=layout.REPAIR_SAMPLES,
-        problems=layout.DATA.fill(split="eval"),
+        problems=EVAL_PROBLEMS,
     output:
         layout.REPAIRED_VERDICTS,
     log:

@@ -1,6 +1,7 @@
 # The embedded model, SFT, and one GRPO run per model x setting x reward (GRPO rolls out
 # episodes of its setting, with the config's `episodes` limits); the repair run
-# (rl/repair-<reward>) trains in reasoning, from the checkpoint its config names.
+# (rl/repair-<reward>) trains in the setting where repair runs (reasoning), from the
+# checkpoint its config names.
 
 
 rule model_init:
@@ -27,7 +28,7 @@ rule model_init:
 
 rule sft:
     input:
-        model=lambda wildcards: wf.local_input(grid.base(wildcards)),
+        model=grid.base_input,
         data=layout.DATA.fill(split="sft"),
     output:
         directory(layout.SFT_FOLDER),
@@ -52,7 +53,7 @@ rule sft:
 
 rule rl:
     input:
-        model=lambda wildcards: wf.local_input(grid.rl_start(wildcards)),
+        model=grid.rl_start_input,
         problems=layout.DATA.fill(split="train"),
     output:
         # hours of GPU time each: read-only once written, so no rerun or clean-up

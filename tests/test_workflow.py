@@ -695,3 +695,15 @@ def test_default_options_prints_a_rules_options_as_words():
     done = subprocess.run([sys.executable, str(script), "judge"], capture_output=True,
                           text=True, env=ENV, timeout=60)
     assert done.returncode == 2 and "no command options for rule 'judge'" in done.stderr
+
+
+def test_params_built_from_a_rules_inputs():
+    from types import SimpleNamespace
+
+    given = SimpleNamespace(disjoint_from=["a.parquet", "b.parquet"], repaired=[])
+    assert wf.flag_each("--disjoint-from", "disjoint_from")(None, given) == \
+        "--disjoint-from a.parquet --disjoint-from b.parquet"
+    assert wf.flag_once("--verdicts", "disjoint_from")(None, given) == \
+        "--verdicts a.parquet b.parquet"
+    assert wf.flag_once("--repaired", "repaired")(None, given) == ""
+    assert wf.flag_each("--disjoint-from", "repaired")(None, given) == ""

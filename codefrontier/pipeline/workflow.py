@@ -322,7 +322,12 @@ def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
         "sample": lambda: _with_episodes({"sampling": setting_sampling(config, setting,
                                                                        wildcards["model"]),
                                           "setting": setting}, config, setting),
-        "judge": lambda: {},  # verdicts depend on the problems and samples alone
+        # verdicts depend on the problems and samples alone, charts, claims and the repair
+        # table on their tables
+        "judge": lambda: {},
+        "plots": lambda: {},
+        "claims": lambda: {},
+        "repair_table": lambda: {},
         "repair": lambda: {"options": repair_options(config, setting, wildcards["model"])},
         "aggregate": lambda: {"models": {m: _aggregate_model_slice(c)
                                          for m, c in config["models"].items()},
@@ -512,6 +517,16 @@ class RuleHelpers:
     def rl_start(self, wildcards) -> str:
         return rl_start(self.config, wildcards.model, wildcards.reward, self.places)
 
+    # the same models as rule inputs (local_input: a hub id is none)
+    def checkpoint_input(self, wildcards) -> list[str]:
+        return local_input(self.checkpoint(wildcards))
+
+    def base_input(self, wildcards) -> list[str]:
+        return local_input(self.base(wildcards))
+
+    def rl_start_input(self, wildcards) -> list[str]:
+        return local_input(self.rl_start(wildcards))
+
     def rerun_if_inputs_changed(self, output: str, inputs: list[str]) -> list[str]:
         """An input that reruns `output` when it was made from other inputs (rerun_marker)."""
         return rerun_marker(output, inputs, touch=self.main_process)
@@ -549,6 +564,19 @@ def prefetch_command(run) -> str:
     files = " ".join(shlex.quote(str(layer.path)) for layer in run.layers
                      if not any(other.extends == layer.path for other in run.layers))
     return f"codefrontier prefetch --configfile {files}"
+
+
+def flag_each(flag: str, name: str):
+    """A params function: `flag` before each file of the rule's input `name`
+    (`--disjoint-from a --disjoint-from b`; "" when it has none)."""
+    return lambda wildcards, input: " ".join(f"{flag} {path}" for path in getattr(input, name))
+
+
+def flag_once(flag: str, name: str):
+    """A params function: `flag` and then every file of the rule's input `name`
+    (`--repaired a b`; "" when it has none)."""
+    return lambda wildcards, input: (f"{flag} {' '.join(getattr(input, name))}"
+                                     if getattr(input, name) else "")
 
 
 def local_input(path: str) -> list[str]:
