@@ -59,14 +59,13 @@ def main() -> int:
     names = ["config.yaml", *sorted(p.name for p in (a / "configs").glob("*.yaml"))]
     differ = 0
     for name in names:
-        where = (lambda root: root / name) if name == "config.yaml" else \
-            (lambda root: root / "configs" / name)
-        if not where(b).exists():
+        relative = Path(name) if name == "config.yaml" else Path("configs") / name
+        if not (b / relative).exists():
             print(f"{name}: only in {a}")
             differ += 1
             continue
-        first = jobs(plan(a, where(a)), args.ignore_provenance)
-        second = jobs(plan(b, where(b)), args.ignore_provenance)
+        first = jobs(plan(a, a / relative), args.ignore_provenance)
+        second = jobs(plan(b, b / relative), args.ignore_provenance)
         only_a, only_b = first - second, second - first
         print(f"{name}: {len(first)} jobs | {len(second)} jobs; only in A {len(only_a)}, "
               f"only in B {len(only_b)}")

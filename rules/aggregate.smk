@@ -71,7 +71,7 @@ rule plots:
         ),
         expand(layout.CHART_HTML, chart=layout.CHARTS),
     params:
-        out_dir=layout.PLOTS,
+        out_dir=wf.output_folder,
         provenance=grid.provenance("plots"),
     threads: grid.threads("plots")
     resources:

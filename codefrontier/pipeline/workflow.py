@@ -579,6 +579,12 @@ def flag_once(flag: str, name: str):
                                      if getattr(input, name) else "")
 
 
+def output_folder(wildcards, output) -> str:
+    """A params function: the folder of the rule's first output (without a shared file
+    system the job's outputs may lie elsewhere, so it is not written out)."""
+    return os.path.dirname(output[0])
+
+
 def local_input(path: str) -> list[str]:
     """A model reference as a rule input: a folder (made by a rule or on disk) is one;
     a hub id is not a file, so the rule does not depend on it."""
