@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from codefrontier.sandbox import bwrap as bwrap_module
 from codefrontier.sandbox import terminal as terminal_module
 from codefrontier.sandbox.isolation import SandboxError
 
@@ -135,7 +136,7 @@ def test_a_terminal_without_python_fails_once_naming_the_path(monkeypatch):
     if shutil.which("bwrap") is None:
         pytest.skip("needs bubblewrap")
     monkeypatch.setattr(terminal_module, "_python_checked", False)
-    monkeypatch.setattr(terminal_module, "_python_mounts",
+    monkeypatch.setattr(bwrap_module, "python_mounts",
                         lambda: ((), "/nowhere/python/bin"))
     with pytest.raises(SandboxError, match=r"cannot start Python.*/nowhere/python/bin"):
         terminal_module.Terminal({}, terminal_module.CommandLimits(

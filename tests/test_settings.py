@@ -210,7 +210,7 @@ def test_agentic_refuses_a_missing_file_and_a_second_submission(tokenizer):
 def test_hostile_agent_commands_are_contained(tokenizer, listener, command):
     from conftest import processes_with_uid
 
-    from codefrontier.sandbox.terminal import TERMINAL_UID_BASE, UIDS_PER_PROCESS
+    from codefrontier.sandbox.workspace import TERMINAL_UID_BASE, UIDS_PER_PROCESS
 
     ours = TERMINAL_UID_BASE + (os.getpid() % 2**22) * UIDS_PER_PROCESS  # this process's block
     command = command.replace("PORT", str(listener.getsockname()[1]))

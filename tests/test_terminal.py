@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import processes_with_uid
 
-from codefrontier.sandbox import terminal as terminal_module
+from codefrontier.sandbox import bwrap as bwrap_module
 from codefrontier.sandbox.terminal import CommandLimits, Terminal, WorkspaceExceeded
 from codefrontier.sandbox.textcut import cut_marker
 
@@ -90,7 +90,7 @@ def test_files_persist_between_commands_and_cwd_is_the_workspace(terminal):
 def test_python_on_path_is_this_interpreter(terminal):
     assert terminal.run("python main.py").output == "42\n"
     # a virtualenv is shown at a fixed path: nothing inside names the checkout
-    prefix = terminal_module.SANDBOX_VENV if sys.prefix != sys.base_prefix else sys.prefix
+    prefix = bwrap_module.SANDBOX_VENV if sys.prefix != sys.base_prefix else sys.prefix
     for name in ("python", "python3"):
         result = terminal.run(f"{name} -c 'import sys; print(sys.prefix, sys.base_prefix, "
                               f"sys.version_info[:2])'")
@@ -122,7 +122,7 @@ def test_the_isolation_is_described(terminal):
 
 def test_a_missing_bwrap_names_the_package(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
-    monkeypatch.setattr(terminal_module, "BWRAP_FALLBACKS", ())
+    monkeypatch.setattr(bwrap_module, "BWRAP_FALLBACKS", ())
     with pytest.raises(RuntimeError, match="bubblewrap"):
         Terminal({}, CommandLimits(**LIMITS))
 

@@ -64,3 +64,28 @@ def cut_stream(head: bytes, tail: bytes, size: int, limit: int) -> tuple[str, bo
     keep_head, keep_tail = min(keep_head, len(first)), min(keep_tail, len(last))
     cut = omitted + len(first) - keep_head + len(last) - keep_tail
     return first[:keep_head] + cut_marker(cut) + last[len(last) - keep_tail:], True
+
+
+class HeadTailBuffer:
+    """Keeps the first and the last `keep` bytes of a stream and counts the rest."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.size = 0
+
+    def add(self, chunk: bytes) -> None:
+        self.size += len(chunk)
+        room = self.keep - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        self.tail += chunk
+        if len(self.tail) > 2 * self.keep:
+            del self.tail[:len(self.tail) - self.keep]
+
+    def text(self, limit: int) -> tuple[str, bool]:
+        if self.size <= 2 * self.keep:
+            return cut_stream(bytes(self.head + self.tail), b"", self.size, limit)
+        return cut_stream(bytes(self.head), bytes(self.tail[-self.keep:]), self.size, limit)
