@@ -19,18 +19,58 @@ STAGES = (data, train, merge, evaluate, analysis, audit, plan)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="codefrontier",
-                                     description="Correctness-efficiency frontiers of "
-                                                 "RL-trained code models.")
+    parser = Parser(prog="codefrontier",
+                    description="Correctness-efficiency frontiers of RL-trained code models.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
-    parser.add_argument("--provenance-config", metavar="JSON",
-                        help="the workflow's config slice for this step, kept in the "
-                             "output's provenance (set by the Snakemake rules)")
-    commands = parser.add_subparsers(dest="command", required=True)
+    # set by the Snakemake rules: the workflow's config slice for this step, kept in the
+    # output's provenance (not for people, so not in the help)
+    parser.add_argument("--provenance-config", metavar="JSON", help=argparse.SUPPRESS)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for stage in STAGES:
         stage.register(commands)
+    describe_subcommands(parser)
     return parser
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Each option's help ends with its default, where it has one worth naming and the
+    help does not name it already."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if ("default" in text or default in (None, False, [], argparse.SUPPRESS)
+                or (not action.option_strings and action.nargs != "?")):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+class Parser(argparse.ArgumentParser):
+    """The command line's parsers: HelpFormatter for every one (sub-commands are made by
+    their parent's class)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
+def subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser, str]]:
+    """The parser's sub-commands: (name, parser, one-line help)."""
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {choice.dest: choice.help for choice in action._choices_actions}
+            found += [(name, sub, helps.get(name) or "") for name, sub in action.choices.items()]
+    return found
+
+
+def describe_subcommands(parser: argparse.ArgumentParser) -> None:
+    """A sub-command without a description of its own is described by its one-line help."""
+    for _, sub, help_text in subcommands(parser):
+        if not sub.description and help_text:
+            sub.description = help_text[0].upper() + help_text[1:] + "."
+        describe_subcommands(sub)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -117,8 +117,8 @@ def _add_reports(commands) -> None:
                        "extrapolation, reach, ensembles) on a run's tables",
         description="Writes a Markdown report; claims that do not hold are reported with "
                     "their figures. Warns when the RL endpoints are indistinguishable.")
-    claims.add_argument("--frontier", required=True)
-    claims.add_argument("--ensemble", required=True)
+    claims.add_argument("--frontier", required=True, help="the frontier table (parquet)")
+    claims.add_argument("--ensemble", required=True, help="the ensemble table (parquet)")
     claims.add_argument("--merges", nargs="*", default=[], metavar="PATH",
                         help="merge records (results/<model>/<setting>/merge/a<alpha>.json) or "
                              "merged folders: their provenance gives ‖θ_high − θ_low‖")
@@ -126,20 +126,22 @@ def _add_reports(commands) -> None:
     claims.add_argument("--out", required=True, help="the report (.md)")
     claims.set_defaults(handler=_claims)
     plots = commands.add_parser("plots", help="Altair charts (.html and .png)")
-    plots.add_argument("--frontier", required=True)
-    plots.add_argument("--ensemble", required=True)
-    plots.add_argument("--out-dir", required=True)
+    plots.add_argument("--frontier", required=True, help="the frontier table (parquet)")
+    plots.add_argument("--ensemble", required=True, help="the ensemble table (parquet)")
+    plots.add_argument("--out-dir", required=True,
+                       help="folder for the charts: <chart>.png and <chart>.html each")
     plots.set_defaults(handler=_plots)
     show = commands.add_parser(
         "show", help="the frontier table as Markdown: rates ± SE and frontier distances per "
                      "model x setting")
-    show.add_argument("frontier", nargs="?", default=FRONTIER)
+    show.add_argument("frontier", nargs="?", default=FRONTIER, help="the frontier table")
     show.add_argument("--setting", action="append", default=[],
                       help="this setting only (repeat for several)")
     show.set_defaults(handler=_show)
     timings = commands.add_parser(
         "timings", help="where a workflow run's time went, per stage (from its benchmark files)")
-    timings.add_argument("benchmarks", nargs="?", default=BENCHMARKS)
+    timings.add_argument("benchmarks", nargs="?", default=BENCHMARKS,
+                         help="the run's folder of Snakemake benchmark files")
     timings.set_defaults(handler=_timings)
     rl_log = commands.add_parser(
         "rl-log", help="a GRPO run's reward, outcome mix and (repair runs) first attempts per "

@@ -83,7 +83,8 @@ def _add_build(problem_commands) -> None:
     build = problem_commands.add_parser(
         "build", help="write a split of a problem source in the judge's schema",
         description="Deterministic: the same inputs give the same bytes.")
-    build.add_argument("--source", default="bundled", choices=tuple(SOURCES))
+    build.add_argument("--source", default="bundled", choices=tuple(SOURCES),
+                       help="where the problems come from: the bundled suite or a real dataset")
     build.add_argument("--split", choices=("train", "eval"),
                        help="bundled: which split (required); real datasets: eval only")
     build.add_argument("--out", required=True, help="output file (.parquet or .jsonl)")
@@ -118,9 +119,10 @@ def _add_sft(problem_commands) -> None:
                     "agentic, run on the first example with the setting's real tool first.")
     sft.add_argument("--setting", action="append", choices=tuple(SETTINGS),
                      help="write conversations for this setting (repeat for several; "
-                          "default: reasoning)")
-    sft.add_argument("--split", default="train", choices=("train", "eval"))
-    _add_selection(sft, "families of ")
+                          f"default: {default_setting()})")
+    sft.add_argument("--split", default="train", choices=("train", "eval"),
+                     help="the bundled split whose instances the conversations play")
+    _add_selection(sft, "")
     sft.add_argument("--with-fixes", action="store_true",
                      help="per instance and multi-turn setting, one more conversation: a "
                           "broken first draft fails on the example, and the model fixes it")
@@ -145,7 +147,8 @@ def _add_calibrate(problem_commands) -> None:
                     "every instance of that build (the options of `problems build`), each "
                     "checked for its efficient reference's margin, each slow program's "
                     "break decade (under a limit raised 3x) and its buggy variant's failure.")
-    calibrate.add_argument("--workers", type=int, default=None)
+    calibrate.add_argument("--workers", type=int, default=None,
+                           help="judge worker processes (default: the CPU cores)")
     calibrate.add_argument("--split", choices=("train", "eval"),
                            help="calibrate every instance of this split's build")
     _add_selection(calibrate, "with --split: ")

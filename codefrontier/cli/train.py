@@ -9,6 +9,7 @@ from codefrontier.base.options import add_options, flag, from_args
 from codefrontier.cli.evaluate import add_episode_options, episode_limits
 from codefrontier.models.embedded import EmbeddedModelSpec
 from codefrontier.rewards import reward_names
+from codefrontier.settings.registry import repair_setting
 from codefrontier.train.repair import RepairOptions
 
 
@@ -106,7 +107,7 @@ def _add_train(commands) -> None:
                            "(default: the CPU cores this job may use)")
     repair = grpo.add_argument_group(
         "repair training", "first attempt, feedback on its failure, second attempt, rewarded "
-                           "on the final program (reasoning setting)")
+                           f"on the final program ({repair_setting()} setting)")
     repair.add_argument("--repair", action="store_true", help="train repair episodes")
     add_options(repair, RepairOptions)
     grpo.set_defaults(handler=_train_grpo)
