@@ -149,17 +149,17 @@ RECORDED_OPTIONS = ("source", "split", "instances", "knob_pool", "release", "sta
                     "end_date", "difficulty", "platform", "config", "limit")
 
 
-def build_problems(args: ProblemQuery) -> tuple[list[Problem], str]:
-    """`problems build`: the source's problems written to `args.out`, with provenance (the
+def build_problems(args: ProblemQuery, out: str | os.PathLike) -> tuple[list[Problem], str]:
+    """`problems build`: the source's problems written to `out`, with provenance (the
     local dataset folder and the problems they were drawn disjoint from are its inputs)."""
     from codefrontier.base.provenance import parquet_metadata, record
     from codefrontier.problems.schema import save_problems
 
     problems, note = load_source(args)
-    inputs = [args.data_dir] if getattr(args, "data_dir", None) else []
-    inputs += args.disjoint_from
-    options = {k: str(v) for k, v in vars(args).items()
-               if k in RECORDED_OPTIONS and v not in (None, [])}
-    save_problems(problems, args.out,
+    inputs = [args.data_dir] if args.data_dir else []
+    inputs += [str(path) for path in args.disjoint_from]
+    options = {name: str(value) for name in RECORDED_OPTIONS
+               if (value := getattr(args, name)) not in (None, [], ())}
+    save_problems(problems, out,
                   metadata=parquet_metadata(record(inputs, kind="problems", **options)))
     return problems, note
