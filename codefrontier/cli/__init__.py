@@ -40,7 +40,10 @@ class HelpFormatter(argparse.HelpFormatter):
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
         default = action.default
-        if ("default" in text or default in (None, False, [], argparse.SUPPRESS)
+        # by identity: 0 and 0.0 equal False, and are defaults worth naming
+        unnamed = default is None or default is False or default is argparse.SUPPRESS \
+            or default == []
+        if ("default" in text or unnamed
                 or (not action.option_strings and action.nargs != "?")):
             return text
         return f"{text} (default: %(default)s)"

@@ -26,7 +26,7 @@ def _sft(args: argparse.Namespace) -> int:
     from codefrontier.sftdata.conversations import write_sft_data
 
     records = write_sft_data(args.out, args.split, args.instances, args.difficulty,
-                             args.family, args.knob_pool, args.setting or [default_setting()],
+                             args.family, args.knob_pool, args.setting,
                              args.with_fixes, args.with_repairs, args.mask_failed_attempts,
                              args.workers)
     kinds = Counter((r["setting"], r["variant"] + ("/fix" if r["draft"] else ""))

@@ -2,8 +2,9 @@
 `data.<split>.source` values (tests/test_registries.py checks the schema against it).
 
 Each source reads the fields of a `ProblemQuery` (the options of `problems build`) it
-understands and returns the problems, with a note for the command's summary line. The bundled suite has a train and
-an eval split; the real datasets are read as evaluation sets. Adding a source is its
+understands and returns the problems, with a note for the command's summary line. The
+bundled suite has a train and an eval split; the real datasets are read as evaluation
+sets. Adding a source is its
 loader plus one `register_source` call.
 """
 

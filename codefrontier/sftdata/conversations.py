@@ -103,6 +103,10 @@ def _pick(options: tuple, key: str):
     return options[int(hashlib.sha256(key.encode()).hexdigest(), 16) % len(options)]
 
 
+def sft_settings(settings: Collection[str] | None) -> list[str]:
+    """The settings to write conversations for: those given, else the default setting."""
+    return list(settings or (default_setting(),))
+
 
 def failing_slow_program(problem, instance: Instance) -> str | None:
     """A slow program that the problem's tests reach the break decade of (picked by the
@@ -136,13 +140,15 @@ def repair_turns(problem, instance: Instance, pool) -> list[dict] | None:
                                 "content": reasoning.answer(plan, instance.efficient)}]
 
 
-def sft_records(instance: Instance, settings: Collection[str], pool=None, with_fixes: bool = False, with_repairs: bool = False,
+def sft_records(instance: Instance, settings: Collection[str], pool=None,
+                with_fixes: bool = False, with_repairs: bool = False,
                 mask_failed_attempts: bool = False) -> list[dict]:
-    """One example per setting and program (efficient, each slow) of the instance; with fixes, one
-    more per multi-turn setting whose broken first draft gets fixed (the reference and
-    the way the draft is broken picked by the instance's seed); with repairs, one repair
-    of a slow program past its break decade (in the setting where repair runs); the failed first attempts of these are context
-    with `mask_failed_attempts`."""
+    """One example per setting and program (efficient, each slow) of the instance; with
+    fixes, one more per multi-turn setting whose broken first draft gets fixed (the
+    reference and the way the draft is broken picked by the instance's seed); with
+    repairs, one repair of a slow program past its break decade (in the setting where
+    repair runs); the failed first attempts of these are context with
+    `mask_failed_attempts`."""
     problem = to_problem(instance)
     failed_attempt = FAILED_ATTEMPT_TURNS if mask_failed_attempts else 0
     variants = [("efficient", instance.efficient, EFFICIENT_PLANS)]
@@ -150,15 +156,15 @@ def sft_records(instance: Instance, settings: Collection[str], pool=None, with_f
                  for complexity, program in instance.slow.items()]
     records = []
     for setting_name in settings:
+        demo = demonstration(setting_name)
         for name, program, plans in variants:
-            turns = partial(demonstration(setting_name).turns, problem,
-                            _pick(plans, instance.seed + name), program)
+            turns = partial(demo.turns, problem, _pick(plans, instance.seed + name), program)
             records.append(_record(problem, setting_name, name, turns, pool))
-        if with_fixes and demonstration(setting_name).fix_turns:
+        if with_fixes and demo.fix_turns:
             name, program, plans = _pick(tuple(variants), instance.seed + "fix")
             draft = _pick(DRAFTS, instance.seed + "draft")
-            turns = partial(demonstration(setting_name).fix_turns, problem,
-                            _pick(plans, instance.seed + name), program, draft)
+            turns = partial(demo.fix_turns, problem, _pick(plans, instance.seed + name),
+                            program, draft)
             record = _record(problem, setting_name, name, turns, pool, draft,
                              context=failed_attempt)
             if record is not None:
@@ -218,7 +224,7 @@ def build_sft(split: str = "train", count: int | None = None,
 
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
-    settings = tuple(settings or (default_setting(),))
+    settings = sft_settings(settings)
     chosen = list(instances(split, count, difficulties, families, knob_pool))
     for instance in chosen:
         # built here, one at a time: building runs the reference programs in this
@@ -244,7 +250,7 @@ def write_sft_data(out: str | os.PathLike, split: str = "train", count: int | No
     from codefrontier.base.provenance import parquet_metadata, record
     from codefrontier.base.tables import write_records
 
-    settings = list(settings)
+    settings = sft_settings(settings)
     records = build_sft(split, count, set(difficulties) or None, set(families) or None,
                         knob_pool, settings, with_fixes, with_repairs, mask_failed_attempts,
                         workers)

@@ -146,7 +146,6 @@ def agentic_fix_turns(problem, plan: str, program: str, draft: str,
             *_submission(environment.submit(path=SOLUTION_FILE))]
 
 
-
 @dataclass(frozen=True)
 class Demonstration:
     turns: Callable  # (problem, plan, program, environment) -> the played turns

@@ -3,8 +3,8 @@
 An instance's tests: for train instances the family's hand-written edge cases no
 longer than its largest generated test, then (every instance) two generated tests in
 every input-length decade from 10^1 bytes up to the instance's scale, drawn from the
-instance's own seed. The statement states the instance's size bound (the largest size its generator was asked for,
-rounded up to 1, 2 or 5 times a power of ten) and shows its two smallest generated
+instance's own seed. The statement states the instance's size bound (the largest size
+its generator was asked for, rounded up to 1, 2 or 5 times a power of ten) and shows its two smallest generated
 tests as examples. Expected outputs come from the efficient reference; every slow
 program must agree on every test small enough for it, and the buggy variant must fail
 at least one test (else the generated tests are drawn again from a new seed: tests
@@ -278,7 +278,7 @@ def reveals_the_bug(instance: Instance, tests: Iterable[Test]) -> bool:
     if instance.buggy is None:
         return True
     verdicts = buggy_verdicts(instance, sorted(tests, key=lambda t: len(t.input)))
-    return verdicts[-1:] not in ((), ("AC",))
+    return bool(verdicts) and verdicts[-1] != "AC"  # it stopped at a failure
 
 
 def _make_problem(instance: Instance, exclude_inputs: Collection[str]) -> Problem:
