@@ -49,4 +49,4 @@ rule all:
         layout.ENSEMBLE,
         layout.CLAIMS,
         expand(layout.CHART, chart=layout.CHARTS),
-        [layout.REPAIR_TABLE] if wf.repair_verdict_files(config) else [],
+        [layout.SECOND_ATTEMPT_TABLE] if wf.first_attempt_verdict_files(config) else [],

@@ -25,7 +25,7 @@ TREE = Path(__file__).resolve().parent.parent
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("rule", help="problems, sft_data, model_init, sft, rl, sample or repair")
+    parser.add_argument("rule", help="problems, sft_data, model_init, sft, rl, sample or second_attempt")
     parser.add_argument("--config", type=Path, nargs="+", default=[TREE / "config.yaml"],
                         help="config files, as for snakemake --configfile (grids, overlays)")
     parser.add_argument("--model", default="tiny")

@@ -6,8 +6,9 @@
 # From RESULTS (default: results, a finished `make run`): trains the repair run of
 # config.yaml (its options: benchmarks/default_options.py) with
 # `--first-attempt-weight WEIGHT` (default 0.5), samples and judges it in reasoning as
-# the default does, repairs its failures at evaluation, and prints the reasoning frontier
-# table with it beside the run's checkpoints, its training log and its repair rates.
+# the default does, gives its failures second attempts at evaluation, and prints the
+# reasoning frontier table with it beside the run's checkpoints, its training log and the
+# share of failures its second attempts correct.
 set -euo pipefail
 weight=${1:-0.5}
 results=$(realpath "${2:-results}")
@@ -16,7 +17,7 @@ name=rl-repair-kinf-w$weight
 ckpt=$out/results/tiny/reasoning/$name
 cf() { HF_HUB_OFFLINE=1 python -m codefrontier.cli "$@"; }
 rule_options() { mapfile -t options < <(python "$(dirname "$0")/default_options.py" "$@"); }
-mkdir -p "$ckpt/repair"
+mkdir -p "$ckpt/second-attempt"
 rule_options rl --reward repair-kinf --setting reasoning
 cf train grpo --model "$results/tiny/sft" --problems "$results/data/train.parquet" \
   "${options[@]}" --first-attempt-weight "$weight" --judge-workers 1 --out "$out/rl/$name"
@@ -25,12 +26,12 @@ cf sample --model "$out/rl/$name" --problems "$results/data/eval.parquet" --sett
   "${options[@]}" --quiet --out "$ckpt/samples.parquet"
 cf judge --problems "$results/data/eval.parquet" --samples "$ckpt/samples.parquet" --workers 1 \
   --quiet --out "$ckpt/verdicts.parquet"
-rule_options repair --setting reasoning
-cf repair attempt --model "$out/rl/$name" --problems "$results/data/eval.parquet" \
+rule_options second_attempt --setting reasoning
+cf second-attempt sample --model "$out/rl/$name" --problems "$results/data/eval.parquet" \
   --samples "$ckpt/samples.parquet" --verdicts "$ckpt/verdicts.parquet" "${options[@]}" \
-  --judge-workers 1 --quiet --out "$ckpt/repair/samples.parquet"
-cf judge --problems "$results/data/eval.parquet" --samples "$ckpt/repair/samples.parquet" \
-  --workers 1 --quiet --out "$ckpt/repair/verdicts.parquet"
+  --judge-workers 1 --quiet --out "$ckpt/second-attempt/samples.parquet"
+cf judge --problems "$results/data/eval.parquet" --samples "$ckpt/second-attempt/samples.parquet" \
+  --workers 1 --quiet --out "$ckpt/second-attempt/verdicts.parquet"
 for folder in "$results"/tiny/reasoning/*/; do  # the run's reasoning checkpoints
   [ -f "$folder/verdicts.parquet" ] || continue
   mkdir -p "$out/results/tiny/reasoning/$(basename "$folder")"
@@ -38,7 +39,7 @@ for folder in "$results"/tiny/reasoning/*/; do  # the run's reasoning checkpoint
 done
 cf frontier --problems "$results/data/eval.parquet" --merge tiny k2 kinf \
   --verdicts "$out"/results/tiny/reasoning/*/verdicts.parquet --out "$out/frontier.parquet"
-cf repair table --verdicts "$ckpt/verdicts.parquet" --out "$out/repair.parquet"
+cf second-attempt table --verdicts "$ckpt/verdicts.parquet" --out "$out/second_attempts.parquet"
 cf show "$out/frontier.parquet"
 cf rl-log "$out/rl/$name" --window 10
-python -c "import pandas as pd, sys; print(pd.read_parquet(sys.argv[1]).drop(columns=['model', 'setting']).to_string(index=False))" "$out/repair.parquet"
+python -c "import pandas as pd, sys; print(pd.read_parquet(sys.argv[1]).drop(columns=['model', 'setting']).to_string(index=False))" "$out/second_attempts.parquet"

@@ -4,7 +4,7 @@
 
 # what the tables read, as the config names it (each also an input of its rule)
 VERDICT_FILES = wf.verdict_files(config)
-REPAIRED_VERDICT_FILES = wf.repaired_verdict_files(config)
+SECOND_ATTEMPT_VERDICT_FILES = wf.second_attempt_verdict_files(config)
 
 rule frontier:
     input:
@@ -35,16 +35,16 @@ rule frontier:
 rule ensemble:
     input:
         verdicts=VERDICT_FILES,
-        repaired=REPAIRED_VERDICT_FILES,
+        second_attempts=SECOND_ATTEMPT_VERDICT_FILES,
         rerun=grid.rerun_if_inputs_changed(
-            layout.ENSEMBLE, [*VERDICT_FILES, *REPAIRED_VERDICT_FILES]
+            layout.ENSEMBLE, [*VERDICT_FILES, *SECOND_ATTEMPT_VERDICT_FILES]
         ),
     output:
         layout.ENSEMBLE,
     params:
         provenance=grid.provenance("aggregate"),
         merges=wf.merge_options(config),
-        repaired=wf.flag_once("--repaired", "repaired"),
+        second_attempts=wf.flag_once("--second-attempts", "second_attempts"),
     threads: grid.threads("ensemble")
     resources:
         **grid.resources("ensemble"),
@@ -56,7 +56,7 @@ rule ensemble:
         layout.benchmark("ensemble")
     shell:
         "codefrontier {params.provenance} ensemble --verdicts {input.verdicts} {params.merges} "
-        "{params.repaired} --out {output} > {log} 2>&1"
+        "{params.second_attempts} --out {output} > {log} 2>&1"
 
 
 rule plots:
@@ -93,11 +93,11 @@ rule claims:
         frontier=layout.FRONTIER,
         ensemble=layout.ENSEMBLE,
         merges=wf.merge_records(config),
-        repair=[layout.REPAIR_TABLE] if wf.repair_verdict_files(config) else [],
+        second_attempts=[layout.SECOND_ATTEMPT_TABLE] if wf.first_attempt_verdict_files(config) else [],
     output:
         report(layout.CLAIMS, caption="../docs/report/claims.rst", category="Frontier"),
     params:
-        repair=wf.flag_once("--repair", "repair"),
+        second_attempts=wf.flag_once("--second-attempts", "second_attempts"),
         provenance=grid.provenance("claims"),
     threads: grid.threads("claims")
     resources:
@@ -110,26 +110,26 @@ rule claims:
         layout.benchmark("claims")
     shell:
         "codefrontier {params.provenance} claims --frontier {input.frontier} --ensemble {input.ensemble} "
-        "--merges {input.merges} {params.repair} --out {output} > {log} 2>&1"
+        "--merges {input.merges} {params.second_attempts} --out {output} > {log} 2>&1"
 
 
 # Repair rates by the first attempt's failure (config `repair.checkpoints`).
-rule repair_table:
+rule second_attempt_table:
     input:
-        verdicts=wf.repair_verdict_files(config),
-        repaired=REPAIRED_VERDICT_FILES,
+        verdicts=wf.first_attempt_verdict_files(config),
+        second_attempts=SECOND_ATTEMPT_VERDICT_FILES,
     output:
-        layout.REPAIR_TABLE,
+        layout.SECOND_ATTEMPT_TABLE,
     params:
-        provenance=grid.provenance("repair_table"),
-    threads: grid.threads("repair_table")
+        provenance=grid.provenance("second_attempt_table"),
+    threads: grid.threads("second_attempt_table")
     resources:
-        **grid.resources("repair_table"),
+        **grid.resources("second_attempt_table"),
     conda:
         "../envs/codefrontier.yaml"
     log:
-        layout.log("repair_table"),
+        layout.log("second_attempt_table"),
     benchmark:
-        layout.benchmark("repair_table")
+        layout.benchmark("second_attempt_table")
     shell:
-        "codefrontier {params.provenance} repair table --verdicts {input.verdicts} --out {output} > {log} 2>&1"
+        "codefrontier {params.provenance} second-attempt table --verdicts {input.verdicts} --out {output} > {log} 2>&1"

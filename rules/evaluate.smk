@@ -51,41 +51,41 @@ rule judge:
 
 # Repair at evaluation (config `repair.checkpoints`): a second attempt at each failed
 # sample, given why it failed, judged like any sample.
-rule repair:
+rule second_attempt:
     input:
         model=grid.checkpoint_input,
         problems=EVAL_PROBLEMS,
         samples=layout.SAMPLES,
         verdicts=layout.VERDICTS,
     output:
-        layout.REPAIR_SAMPLES,
+        layout.SECOND_ATTEMPT_SAMPLES,
     params:
         model=grid.checkpoint,
-        options=grid.options("repair"),
-        provenance=grid.provenance("repair"),
-    threads: grid.threads("repair")
+        options=grid.options("second_attempt"),
+        provenance=grid.provenance("second_attempt"),
+    threads: grid.threads("second_attempt")
     resources:
-        **grid.resources("repair"),
+        **grid.resources("second_attempt"),
     conda:
         "../envs/codefrontier.yaml"
     log:
-        layout.log("repair"),
+        layout.log("second_attempt"),
     benchmark:
-        layout.benchmark("repair")
+        layout.benchmark("second_attempt")
     shell:
-        "codefrontier {params.provenance} repair attempt "
+        "codefrontier {params.provenance} second-attempt sample "
         "--model {params.model} --problems {input.problems} --samples {input.samples} "
         "--verdicts {input.verdicts} {params.options} --judge-workers {threads} --quiet "
         "--out {output} > {log} 2>&1"
 
 
-use rule judge as judge_repair with:
+use rule judge as judge_second_attempt with:
     input:
-        samples=layout.REPAIR_SAMPLES,
+        samples=layout.SECOND_ATTEMPT_SAMPLES,
         problems=EVAL_PROBLEMS,
     output:
-        layout.REPAIRED_VERDICTS,
+        layout.SECOND_ATTEMPT_VERDICTS,
     log:
-        layout.log("judge_repair"),
+        layout.log("judge_second_attempt"),
     benchmark:
-        layout.benchmark("judge_repair")
+        layout.benchmark("judge_second_attempt")

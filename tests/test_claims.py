@@ -167,22 +167,22 @@ def test_runs_off_the_curve_are_reported_by_their_frontier_distance():
     assert "**what moves the frontier**" not in check(FRONTIER, ENSEMBLE, NORMS)[0]
 
 
-def test_repair_rates_are_reported_per_checkpoint():
-    def repair_row(checkpoint, failure, attempts, repaired, with_budget=False):
+def test_corrected_rates_are_reported_per_checkpoint():
+    def second_attempt_row(checkpoint, failure, attempts, corrected, with_budget=False):
         return {"model": "tiny", "setting": "reasoning", "checkpoint": checkpoint,
-                "first_failure": failure, "attempts": attempts, "repaired": repaired,
-                "repair_rate": repaired / attempts, "se_repair_rate": 0.05,
-                "solved_with_repair": 0.40 if with_budget else None,
+                "first_failure": failure, "attempts": attempts, "corrected": corrected,
+                "corrected_rate": corrected / attempts, "se_corrected_rate": 0.05,
+                "solved_within_two": 0.40 if with_budget else None,
                 "first_pass_at_2": 0.30 if with_budget else None}
 
-    repair = pd.DataFrame([repair_row("sft", "optimization_failure", 20, 10),
-                           repair_row("sft", "correctness_failure", 80, 8),
-                           repair_row("sft", "all", 100, 18, with_budget=True)])
-    report, _ = check(FRONTIER, ENSEMBLE, NORMS, repair)
-    line = next(x for x in report.splitlines() if "**repair at evaluation**" in x)
-    assert "sft: repaired 0.180 ± 0.050 of 100 failed first attempts" in line
+    second = pd.DataFrame([second_attempt_row("sft", "optimization_failure", 20, 10),
+                           second_attempt_row("sft", "correctness_failure", 80, 8),
+                           second_attempt_row("sft", "all", 100, 18, with_budget=True)])
+    report, _ = check(FRONTIER, ENSEMBLE, NORMS, second)
+    line = next(x for x in report.splitlines() if "**second attempts at evaluation**" in x)
+    assert "sft: corrected 0.180 ± 0.050 of 100 failed first attempts" in line
     assert "(optimization 0.500 of 20, correctness 0.100 of 80)" in line
-    assert "solved with repair 0.400 vs pass@2 of first attempts 0.300" in line
+    assert "solved within two attempts 0.400 vs pass@2 of first attempts 0.300" in line
 
 
 def test_the_written_report_carries_its_provenance(tmp_path):

@@ -179,7 +179,7 @@ def test_schema_errors_name_the_key_and_a_close_match_without_the_schema(changes
     ({"data__eval": {"source": "bundled"}}, "data.eval.split", "say which one"),
     ({"models__tiny__evaluated_in": {"rl-k3": ["reasoning"]}}, "models.tiny.evaluated_in.rl-k3",
      "no checkpoint 'rl-k3'"),
-    ({"repair": {"checkpoints": ["rl-kinff"]}}, "repair.checkpoints", "did you mean 'rl-kinf'"),
+    ({"second_attempts": {"checkpoints": ["rl-kinff"]}}, "second_attempts.checkpoints", "did you mean 'rl-kinf'"),
     ({"models__tiny__rl__accelerate_config": "configs/accelerate/zero9.yaml"},
      "models.tiny.rl.accelerate_config", "is not there"),
     ({"models__tiny__sft_checkpoint": "./checkpoints/mine"}, "models.tiny.sft_checkpoint",
@@ -228,7 +228,7 @@ def test_gpus_are_per_node_and_training_jobs_get_one_task_per_node():
         "nodes": 2, "gres": "gpu:h100:8", "tasks": 2, "tasks_per_gpu": 0,
         "slurm_extra": "--qos=long --ntasks-per-node=1"}
     assert res.job_resources(config, "sample", "m") == {"nodes": 1, "gpu": 4, "gpu_model": "h100"}
-    assert res.job_resources(config, "repair", "m") == res.job_resources(config, "sample", "m")
+    assert res.job_resources(config, "second_attempt", "m") == res.job_resources(config, "sample", "m")
 
 
 def test_the_schema_and_the_resource_keys_agree():
@@ -238,7 +238,7 @@ def test_the_schema_and_the_resource_keys_agree():
     assert set(rules) == {"default", *res.RULES} - set(res.READS_ENTRY_OF)
     snakefile_rules = set(re.findall(r"^rule (\w+):", "".join(
         p.read_text() for p in [REPO / "Snakefile", *(REPO / "rules").glob("*.smk")]), re.M))
-    assert snakefile_rules | {"judge_repair"} == {*res.RULES, "all"}
+    assert snakefile_rules | {"judge_second_attempt"} == {*res.RULES, "all"}
 
 
 def test_every_resource_key_reaches_every_rules_jobs_in_a_slurm_dry_run(tmp_path):

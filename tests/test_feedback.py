@@ -1,4 +1,4 @@
-"""Failure contexts and the feedback a repair attempt gets: every verdict, hostile
+"""Failure contexts and the feedback a second-attempt sample gets: every verdict, hostile
 output, the token cap, and no hidden-test data in any message."""
 
 import dataclasses

@@ -124,7 +124,7 @@ def test_pools_and_solve_sets(tmp_path):
     assert not math.isnan(by[("rl-endpoints", 4)]["pass_at_k"])
 
 
-def test_a_repaired_checkpoint_pools_its_episodes_at_two_samples_each(tmp_path):
+def test_a_checkpoint_with_second_attempts_pools_its_episodes_at_two_samples_each(tmp_path):
     from codefrontier.analysis.frontier import episode_counts
 
     fail = "correctness_failure"
@@ -141,15 +141,15 @@ def test_a_repaired_checkpoint_pools_its_episodes_at_two_samples_each(tmp_path):
     counts = episode_counts(firsts, seconds)
     assert counts == {"p-easy": (4, 3), "p-hard": (4, 1)}
     rows = ensemble_rows([first, other], {"m": ("k2", "kinf")}, {("m", "reasoning", "sft"): counts})
-    repair = {r["k"]: r for r in rows if r["pool"] == "repair:sft"}
-    assert repair[1]["pass_at_k"] is None  # one sample buys no episode
+    second = {r["k"]: r for r in rows if r["pool"] == "second-attempt:sft"}
+    assert second[1]["pass_at_k"] is None  # one sample buys no episode
     # k = 2: one episode; k = 4: two episodes of four (pass@2 of 3 and of 1 solved)
-    assert repair[2]["pass_at_k"] == pytest.approx((3 / 4 + 1 / 4) / 2)
-    assert repair[4]["pass_at_k"] == pytest.approx((1 + (1 - 3 / 6)) / 2)
+    assert second[2]["pass_at_k"] == pytest.approx((3 / 4 + 1 / 4) / 2)
+    assert second[4]["pass_at_k"] == pytest.approx((1 + (1 - 3 / 6)) / 2)
     best = {r["k"]: r for r in rows if r["pool"] == "best-single"}
-    assert repair[2]["gain_over_best"] == pytest.approx(
-        repair[2]["pass_at_k"] - best[2]["pass_at_k"])
-    assert repair[2]["solved_beyond_best"] == ["p-hard"]
+    assert second[2]["gain_over_best"] == pytest.approx(
+        second[2]["pass_at_k"] - best[2]["pass_at_k"])
+    assert second[2]["solved_beyond_best"] == ["p-hard"]
 
 
 def test_every_row_has_its_distance_from_the_alpha_curve(tmp_path, many_problems):

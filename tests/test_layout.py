@@ -13,8 +13,8 @@ CONFIG = yaml.safe_load((Path(__file__).parents[1] / "config.yaml").read_text())
 WILDCARDS = {"model": "tiny", "setting": "agentic", "ckpt": "a-0.5", "reward": "repair-kinf",
              "alpha": "1.5e-3", "split": "eval", "chart": "frontier"}
 TEMPLATES = [layout.DATA, layout.INIT_FOLDER, layout.SFT_FOLDER, layout.RL_FOLDER,
-             layout.MERGE_FOLDER, layout.SAMPLES, layout.VERDICTS, layout.REPAIR_SAMPLES,
-             layout.REPAIRED_VERDICTS, layout.CHART, layout.CHART_HTML]
+             layout.MERGE_FOLDER, layout.SAMPLES, layout.VERDICTS, layout.SECOND_ATTEMPT_SAMPLES,
+             layout.SECOND_ATTEMPT_VERDICTS, layout.CHART, layout.CHART_HTML]
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=str)
@@ -27,8 +27,8 @@ def test_every_pattern_parses_what_it_fills(template, root):
 
 
 def test_a_path_of_another_pattern_does_not_parse():
-    repaired = layout.REPAIRED_VERDICTS.fill(model="tiny", setting="reasoning", ckpt="sft")
-    assert layout.VERDICTS.parse(repaired) is None
+    second = layout.SECOND_ATTEMPT_VERDICTS.fill(model="tiny", setting="reasoning", ckpt="sft")
+    assert layout.VERDICTS.parse(second) is None
     assert layout.VERDICTS.parse("results/tiny/reasoning/not-a-checkpoint/verdicts.parquet") \
         is None
     assert layout.RL_FOLDER.parse("results/tiny/reasoning/rl/k-two") is None
@@ -61,10 +61,10 @@ def test_every_path_the_workflow_plans_parses_back_to_its_checkpoint():
 @pytest.mark.parametrize("root", ["results/", "/home/user/copy/", "backup/"])
 def test_counterparts_keep_the_root_of_the_path_they_come_from(root):
     verdicts = root + "tiny/agentic/a-0.5/verdicts.parquet"
-    repaired = layout.repaired_verdicts_path(verdicts)
-    assert str(repaired) == root + "tiny/agentic/a-0.5/repair/verdicts.parquet"
-    assert str(layout.first_verdicts_path(repaired)) == verdicts
+    second = layout.second_attempt_verdicts_path(verdicts)
+    assert str(second) == root + "tiny/agentic/a-0.5/second-attempt/verdicts.parquet"
+    assert str(layout.first_verdicts_path(second)) == verdicts
     assert str(layout.VERDICTS.counterpart(verdicts, layout.SAMPLES)) == \
         root + "tiny/agentic/a-0.5/samples.parquet"
     with pytest.raises(ValueError, match="expected"):
-        layout.repaired_verdicts_path(root + "tiny/agentic/verdicts.parquet")
+        layout.second_attempt_verdicts_path(root + "tiny/agentic/verdicts.parquet")

@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from codefrontier.base.options import add_options, command_line, field_names, from_args
-from codefrontier.evaluate.repair import RepairAttemptOptions
+from codefrontier.evaluate.second_attempt import SecondAttemptOptions
 from codefrontier.generation.options import SampleOptions
 from codefrontier.pipeline import workflow as wf
 from codefrontier.train.repair import RepairOptions
@@ -49,7 +49,7 @@ def parsed(options_class, argv: list[str]):
     return from_args(options_class, parser.parse_args(argv))
 
 
-@pytest.mark.parametrize("options_class", [SampleOptions, RepairAttemptOptions])
+@pytest.mark.parametrize("options_class", [SampleOptions, SecondAttemptOptions])
 def test_generation_options_default_to_their_fields_and_unset_values_stay_unset(options_class):
     assert parsed(options_class, []) == options_class()
     assert options_class().gpu_memory_utilization is None
@@ -69,10 +69,10 @@ def test_a_sampling_block_becomes_the_sample_command_line_and_parses_back():
     assert options.sampling(options.n).n == 2
 
 
-def test_the_repair_block_overrides_the_settings_sampling_on_the_command_line():
+def test_the_second_attempts_block_overrides_the_settings_sampling_on_the_command_line():
     config = {**yaml.safe_load((REPO / "config.yaml").read_text()),
-              "repair": {"temperature": 0.7, "max_feedback_tokens": 99}}
-    options = parsed(RepairAttemptOptions, wf.repair_options(config, "reasoning", "tiny").split())
+              "second_attempts": {"temperature": 0.7, "max_feedback_tokens": 99}}
+    options = parsed(SecondAttemptOptions, wf.second_attempt_options(config, "reasoning", "tiny").split())
     assert (options.temperature, options.max_feedback_tokens) == (0.7, 99)
     assert options.max_new_tokens == config["sampling"]["max_new_tokens"]
 
@@ -83,5 +83,5 @@ def test_every_sampling_key_of_the_schema_is_a_sample_option():
     assert keys <= set(field_names(SampleOptions))
     model_keys = schema["models"]["additionalProperties"]["properties"]["sampling"]["properties"]
     assert set(model_keys) <= set(field_names(SampleOptions))
-    repair_keys = set(schema["repair"]["properties"]) - {"checkpoints", "settings"}
-    assert repair_keys <= set(field_names(RepairAttemptOptions))
+    second_keys = set(schema["second_attempts"]["properties"]) - {"checkpoints", "settings"}
+    assert second_keys <= set(field_names(SecondAttemptOptions))

@@ -18,7 +18,7 @@ from codefrontier.base.layout import (
     CheckpointName,
     first_verdicts_path,
     format_alpha,
-    repaired_verdicts_path,
+    second_attempt_verdicts_path,
 )
 from codefrontier.pipeline import workflow as wf
 from codefrontier.pipeline.checks import trained_in
@@ -177,18 +177,18 @@ def test_the_default_trains_every_setting_and_the_overlays_add_or_share_runs(tmp
         words = " ".join((done.stdout + done.stderr).split()) + " "
         counts[name] = {rule: int(words.split(f" {rule} ")[1].split()[0])
                         if f" {rule} " in words else 0
-                        for rule in ("rl", "merge", "sample", "repair")}
+                        for rule in ("rl", "merge", "sample", "second_attempt")}
     # 2 rewards x 3 settings + R_4; 5 merges x 3; (sft, 2 endpoints, 5 merges) x 3 + R_4
-    assert counts["default"] == {"rl": 7, "merge": 15, "sample": 25, "repair": 0}
+    assert counts["default"] == {"rl": 7, "merge": 15, "sample": 25, "second_attempt": 0}
     assert counts["tiny-trained-in-reasoning"] == {"rl": 3, "merge": 5, "sample": 25,
-                                                   "repair": 0}
+                                                   "second_attempt": 0}
     # + shaped-disc, shaped-cont and the repair run, each evaluated in reasoning
-    assert counts["tiny-shaping-repair"] == {"rl": 10, "merge": 15, "sample": 28, "repair": 3}
+    assert counts["tiny-shaping-repair"] == {"rl": 10, "merge": 15, "sample": 28, "second_attempt": 3}
 
 
 def test_the_ensemble_overlay_samples_reasoning_32_times_and_trains_nothing_new(tmp_path):
     """configs/tiny-ensemble-32.yaml plans the default's DAG with 32 samples per problem in
-    reasoning, the other settings' sampling as it was, and no repair at evaluation."""
+    reasoning, the other settings' sampling as it was, and no second attempts at evaluation."""
     import shutil
 
     overlay = REPO / "configs" / "tiny-ensemble-32.yaml"
@@ -196,7 +196,7 @@ def test_the_ensemble_overlay_samples_reasoning_32_times_and_trains_nothing_new(
     done = snakemake(tmp_path, "-n", "--quiet", "rules", config=overlay, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     words = " ".join((done.stdout + done.stderr).split())
-    assert int(words.split(" rl ")[1].split()[0]) == 7 and " repair " not in words
+    assert int(words.split(" rl ")[1].split()[0]) == 7 and " second_attempt " not in words
     config = yaml.safe_load((REPO / "config.yaml").read_text())
     changes = yaml.safe_load(overlay.read_text())
     config["sampling"]["per_setting"].update(changes["sampling"]["per_setting"])
@@ -237,35 +237,36 @@ def test_the_no_repair_sft_overlay_builds_sft_data_without_repairs(tmp_path):
     assert "--with-repairs" not in shells["overlay"] and "--with-fixes" in shells["overlay"]
 
 
-def test_repair_adds_second_attempts_for_the_checkpoints_it_names(tmp_path):
+def test_second_attempts_for_the_checkpoints_the_config_names(tmp_path):
 
     config = yaml.safe_load((REPO / "config.yaml").read_text())
-    assert wf.repaired_verdict_files(config) == []  # the default repairs nothing
+    assert wf.second_attempt_verdict_files(config) == []  # the default gives none
     update_config(config, yaml.safe_load((REPO / "configs" / "tiny-shaping-repair.yaml")
                                          .read_text()))  # as --configfile merges it
-    assert wf.repaired_verdict_files(config) == [  # the comparison's: reasoning only
-        f"results/tiny/reasoning/{ckpt}/repair/verdicts.parquet"
+    assert wf.second_attempt_verdict_files(config) == [  # the comparison's: reasoning only
+        f"results/tiny/reasoning/{ckpt}/second-attempt/verdicts.parquet"
         for ckpt in ("sft", "rl-kinf", "rl-repair-kinf")]
-    config["repair"] = {"checkpoints": ["sft", "rl-kinf"], "temperature": 0.5,
+    config["second_attempts"] = {"checkpoints": ["sft", "rl-kinf"], "temperature": 0.5,
                         "max_feedback_tokens": 200, "settings": THREE_SETTINGS}
-    assert wf.repaired_verdict_files(config)[:2] == [
-        "results/tiny/reasoning/sft/repair/verdicts.parquet",
-        "results/tiny/reasoning/rl-kinf/repair/verdicts.parquet"]
+    assert wf.second_attempt_verdict_files(config)[:2] == [
+        "results/tiny/reasoning/sft/second-attempt/verdicts.parquet",
+        "results/tiny/reasoning/rl-kinf/second-attempt/verdicts.parquet"]
     first = "results/tiny/agentic/a0.5/verdicts.parquet"
-    assert str(first_verdicts_path(repaired_verdicts_path(first))) == first
-    options = wf.repair_options(config, "agentic")
+    assert str(first_verdicts_path(second_attempt_verdicts_path(first))) == first
+    options = wf.second_attempt_options(config, "agentic")
     assert "--temperature 0.5" in options and "--max-feedback-tokens 200" in options
     assert "--max-new-tokens 256" in options and "--n" not in options  # agentic's own budget
 
-    (tmp_path / "repair.yaml").write_text(yaml.safe_dump(
-        {"extends": str(REPO / "config.yaml"), "repair": config["repair"]}))
-    done = snakemake(tmp_path, "-n", "--quiet", "rules", config=tmp_path / "repair.yaml",
+    (tmp_path / "second.yaml").write_text(yaml.safe_dump(
+        {"extends": str(REPO / "config.yaml"), "second_attempts": config["second_attempts"]}))
+    done = snakemake(tmp_path, "-n", "--quiet", "rules", config=tmp_path / "second.yaml",
                      timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     words = " ".join((done.stdout + done.stderr).split())
     counts = {rule: int(words.split(f" {rule} ")[1].split()[0])
-              for rule in ("repair", "judge_repair", "repair_table")}
-    assert counts == {"repair": 6, "judge_repair": 6, "repair_table": 1}  # 2 ckpts x 3 settings
+              for rule in ("second_attempt", "judge_second_attempt", "second_attempt_table")}
+    assert counts == {"second_attempt": 6, "judge_second_attempt": 6,
+                      "second_attempt_table": 1}  # 2 ckpts x 3 settings
 
 
 def test_a_bad_config_fails_validation_with_a_clear_message(tmp_path):
@@ -700,10 +701,10 @@ def test_default_options_prints_a_rules_options_as_words():
 def test_params_built_from_a_rules_inputs():
     from types import SimpleNamespace
 
-    given = SimpleNamespace(disjoint_from=["a.parquet", "b.parquet"], repaired=[])
+    given = SimpleNamespace(disjoint_from=["a.parquet", "b.parquet"], second_attempts=[])
     assert wf.flag_each("--disjoint-from", "disjoint_from")(None, given) == \
         "--disjoint-from a.parquet --disjoint-from b.parquet"
     assert wf.flag_once("--verdicts", "disjoint_from")(None, given) == \
         "--verdicts a.parquet b.parquet"
-    assert wf.flag_once("--repaired", "repaired")(None, given) == ""
-    assert wf.flag_each("--disjoint-from", "repaired")(None, given) == ""
+    assert wf.flag_once("--second-attempts", "second_attempts")(None, given) == ""
+    assert wf.flag_each("--disjoint-from", "second_attempts")(None, given) == ""

@@ -25,8 +25,9 @@ For every model × setting with a merge curve (the `all` rows of the frontier ta
 - **what moves the frontier** (reported, no threshold): each RL run off the α curve
   (shaped rewards, repair training) with its frontier distance and 95% interval, read
   as outside the curve (interval above 0), inside it (below 0) or on it (holding 0);
-  and, given the repair table, each checkpoint's repair rate by first failure and its
-  share solved with repair against pass@2 of first attempts at the same budget.
+  and, given the second-attempt table, the share of each checkpoint's failures that a
+  second attempt corrects, by first failure, and its share solved within two attempts
+  against pass@2 of first attempts at the same budget.
 
 The report opens with the paper's five findings, each with a verdict per model ×
 setting (analysis/findings.py), then has one section per model × setting (settings in
@@ -252,11 +253,13 @@ def off_curve(rows: pd.DataFrame) -> Claim | None:
                  "of both kinds: " + "; ".join(parts))
 
 
-def repair_summary(repair: pd.DataFrame | None, model: str, setting: str) -> Claim | None:
-    """Repair at evaluation, per checkpoint (results/repair.parquet)."""
-    if repair is None:
+def second_attempt_summary(second_attempts: pd.DataFrame | None, model: str,
+                           setting: str) -> Claim | None:
+    """Second attempts at evaluation, per checkpoint (results/second_attempts.parquet)."""
+    if second_attempts is None:
         return None
-    rows = repair[(repair["model"] == model) & (repair["setting"] == setting)]
+    rows = second_attempts[(second_attempts["model"] == model)
+                           & (second_attempts["setting"] == setting)]
     if rows.empty:
         return None
     parts = []
@@ -266,15 +269,16 @@ def repair_summary(repair: pd.DataFrame | None, model: str, setting: str) -> Cla
         if every is None:
             continue
         split = ", ".join(
-            f"{name.split('_')[0]} {by_failure[name]['repair_rate']:.3f} of "
+            f"{name.split('_')[0]} {by_failure[name]['corrected_rate']:.3f} of "
             f"{int(by_failure[name]['attempts'])}"
             for name in ("optimization_failure", "correctness_failure") if name in by_failure)
         parts.append(
-            f"{checkpoint}: repaired {every['repair_rate']:.3f} ± {every['se_repair_rate']:.3f} "
-            f"of {int(every['attempts'])} failed first attempts ({split}); at 2 samples per "
-            f"problem, solved with repair {every['solved_with_repair']:.3f} vs pass@2 of first "
-            f"attempts {every['first_pass_at_2']:.3f}")
-    return Claim("repair at evaluation", None, "; ".join(parts)) if parts else None
+            f"{checkpoint}: corrected {every['corrected_rate']:.3f} "
+            f"± {every['se_corrected_rate']:.3f} of {int(every['attempts'])} failed first "
+            f"attempts ({split}); at 2 samples per problem, solved within two attempts "
+            f"{every['solved_within_two']:.3f} vs pass@2 of first attempts "
+            f"{every['first_pass_at_2']:.3f}")
+    return Claim("second attempts at evaluation", None, "; ".join(parts)) if parts else None
 
 
 def indistinguishable(low: pd.Series, high: pd.Series, delta: Claim) -> bool:
@@ -288,11 +292,12 @@ def indistinguishable(low: pd.Series, high: pd.Series, delta: Claim) -> bool:
 
 def check(frontier: pd.DataFrame, ensemble: pd.DataFrame,
           delta_norms: dict[tuple[str, str, str], float],
-          repair: pd.DataFrame | None = None) -> tuple[str, list[str]]:
+          second_attempts: pd.DataFrame | None = None) -> tuple[str, list[str]]:
     """The Markdown report, one section per model × setting, and the warnings."""
     sections, warnings = [], []
     for (model, setting), rows in setting_groups(frontier):
-        section, warning = check_setting(model, setting, rows, ensemble, delta_norms, repair)
+        section, warning = check_setting(model, setting, rows, ensemble, delta_norms,
+                                         second_attempts)
         sections.append(section)
         warnings += warning
     header = "# Claims checked on this run\n\n"
@@ -306,7 +311,7 @@ def check(frontier: pd.DataFrame, ensemble: pd.DataFrame,
 
 def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.DataFrame,
                   delta_norms: dict[tuple[str, str, str], float],
-                  repair: pd.DataFrame | None = None) -> tuple[str, list[str]]:
+                  second_attempts: pd.DataFrame | None = None) -> tuple[str, list[str]]:
     """The section of one model × setting (the `all` rows of its checkpoints) and its
     warnings."""
     title = f"## {model} / {setting}\n\n{episode_summary(rows)}"
@@ -320,7 +325,8 @@ def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.Dat
               extrapolation(curve, low, high), in_reach(curve)]
     claims += [c for c in (protocol_learned(rows),) if c]
     claims.append(ensemble_summary(ensemble, model, setting))
-    claims += [c for c in (off_curve(rows), repair_summary(repair, model, setting)) if c]
+    claims += [c for c in (off_curve(rows), second_attempt_summary(second_attempts, model, setting))
+               if c]
     warnings = []
     if indistinguishable(low, high, delta):
         warnings.append(f"{model}/{setting}: the RL endpoints {low['checkpoint']} and "
@@ -347,14 +353,14 @@ def merge_delta_norms(folders: list[str | os.PathLike]) -> dict[tuple[str, str, 
 
 
 def write_claims(frontier: str | os.PathLike, ensemble: str | os.PathLike,
-                 merges: list[str | os.PathLike], repair: str | os.PathLike | None,
+                 merges: list[str | os.PathLike], second_attempts: str | os.PathLike | None,
                  out: str | os.PathLike) -> tuple[str, list[str]]:
     """The claims report of a run's tables, written to `out` with its provenance; the
     report and its warnings."""
-    tables = [frontier, ensemble, *([repair] if repair else [])]
+    tables = [frontier, ensemble, *([second_attempts] if second_attempts else [])]
     report, warnings = check(pd.read_parquet(frontier), pd.read_parquet(ensemble),
                              merge_delta_norms(merges),
-                             pd.read_parquet(repair) if repair else None)
+                             pd.read_parquet(second_attempts) if second_attempts else None)
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(markdown_with_provenance(report, record([*tables, *merges],
                                                                  kind="claims")))

@@ -3,8 +3,9 @@
 For every model × setting and every budget k (1, 2, 4, … samples per problem), the
 pooled pass@k of each pool of checkpoints (`metrics.pooled_pass_at_k`) next to the
 best single checkpoint at the same k, with the gain over it and a bootstrap interval
-over problems. A checkpoint repaired at evaluation also gives a `repair:<ckpt>` pool:
-its episodes (a first attempt and, when it failed, its repair) cost two samples each,
+over problems. A checkpoint given second attempts at evaluation also gives a `second-attempt:<ckpt>`
+pool: its episodes (a first attempt and, when it failed, its second attempt) cost two
+samples each,
 so at an even budget k it draws k/2 episodes. Schema: ENSEMBLE_SCHEMA
 (docs/results.md).
 """
@@ -24,7 +25,7 @@ from codefrontier.base.provenance import parquet_metadata, record
 from codefrontier.base.tables import read_records, write_records
 from codefrontier.settings.registry import setting_order
 
-REPAIR_POOL = "repair:"  # + checkpoint name; two samples per episode
+SECOND_ATTEMPT_POOL = "second-attempt:"  # + checkpoint name; two samples per episode
 
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0
@@ -85,7 +86,8 @@ def ensemble_rows(checkpoints: list[Checkpoint],
                   episodes: dict[tuple[str, str, str], dict] | None = None) -> list[dict]:
     """Rows per (model, setting), models by name and settings in the registry's order: pools never
     mix settings; `endpoints` names each model's merge parents, the same in every setting;
-    `episodes[(model, setting, ckpt)]` are a repaired checkpoint's episode counts
+    `episodes[(model, setting, ckpt)]` are the episode counts of a checkpoint
+    given second attempts
     (frontier.episode_counts)."""
     rows = []
     groups: dict[tuple[str, str], dict[str, Checkpoint]] = defaultdict(dict)
@@ -95,9 +97,9 @@ def ensemble_rows(checkpoints: list[Checkpoint],
     for (model, setting), by_name in sorted(groups.items(),
                                             key=lambda group: (group[0][0], order[group[0][1]])):
         low, high = (endpoints or {}).get(model, (None, None))
-        repaired = {name: counts for (m, s, name), counts in (episodes or {}).items()
-                    if (m, s) == (model, setting) and name in by_name}
-        rows += _group_rows(model, setting, by_name, low, high, repaired)
+        retried = {name: counts for (m, s, name), counts in (episodes or {}).items()
+                   if (m, s) == (model, setting) and name in by_name}
+        rows += _group_rows(model, setting, by_name, low, high, retried)
     return rows
 
 
@@ -122,9 +124,9 @@ def _group_rows(model: str, setting: str, by_name: dict[str, Checkpoint], low: s
                          "solved": sorted(pool_solved),
                          "solved_beyond_best": sorted(pool_solved - solved[best])})
         for name, episodes_of in sorted((episodes or {}).items()):
-            repair = _repair_row(name, episodes_of, problems, k, per_problem[best])
-            rows.append({**base, **repair,
-                         "solved_beyond_best": sorted(set(repair["solved"]) - solved[best])})
+            second = _second_attempt_row(name, episodes_of, problems, k, per_problem[best])
+            rows.append({**base, **second,
+                         "solved_beyond_best": sorted(set(second["solved"]) - solved[best])})
     extrapolated = [n for n in by_name
                     if merge_alpha(n) is not None and not 0 <= merge_alpha(n) <= 1]
     if extrapolated:
@@ -136,15 +138,15 @@ def _group_rows(model: str, setting: str, by_name: dict[str, Checkpoint], low: s
     return rows
 
 
-def _repair_row(name: str, counts: dict, problems: list[str], k: int,
-                best: np.ndarray) -> dict:
-    """The repair pool of one checkpoint at budget k: pass@(k/2) of its episodes, for an
+def _second_attempt_row(name: str, counts: dict, problems: list[str], k: int,
+                        best: np.ndarray) -> dict:
+    """The second-attempt pool of one checkpoint at budget k: pass@(k/2) of its episodes, for an
     even k that every problem's first attempts can supply (else no value)."""
     fits = k % 2 == 0 and all(counts.get(p, (0, 0))[0] >= k // 2 for p in problems)
     values = np.array([pass_at_k(*counts.get(p, (0, 0)), k // 2) for p in problems]) \
         if fits else None
-    return {"pool": f"{REPAIR_POOL}{name}", "members": [name], "k": k, **_gain(values, best),
-            "solved": sorted(p for p, (_, s) in counts.items() if s)}
+    return {"pool": f"{SECOND_ATTEMPT_POOL}{name}", "members": [name], "k": k,
+            **_gain(values, best), "solved": sorted(p for p, (_, s) in counts.items() if s)}
 
 
 def _per_problem(counts: dict, members: list[str], problems: list[str], k: int) -> np.ndarray:
@@ -167,11 +169,11 @@ def _budget_fits(members: list[str], k: int, counts: dict) -> bool:
     return all(most <= min(n for n, _ in counts[m].values()) for m in members)
 
 
-def repair_episodes(repaired: list[str | os.PathLike]) -> dict:
+def second_attempt_episodes(second_attempts: list[str | os.PathLike]) -> dict:
     """(model, setting, ckpt) -> episode counts, from second attempts' verdict files
-    (layout.REPAIRED_VERDICTS) and the first attempts' beside them."""
+    (layout.SECOND_ATTEMPT_VERDICTS) and the first attempts' beside them."""
     episodes = {}
-    for path in repaired:
+    for path in second_attempts:
         first = Checkpoint.from_verdicts_path(first_verdicts_path(path))
         episodes[(first.model, first.setting, first.name)] = episode_counts(
             read_records(first.verdicts), read_records(path))
@@ -179,11 +181,11 @@ def repair_episodes(repaired: list[str | os.PathLike]) -> dict:
 
 
 def write_ensemble(verdicts: list[str | os.PathLike], endpoints: dict[str, tuple[str, str]],
-                   repaired: list[str | os.PathLike], out: str | os.PathLike) -> int:
-    """results/ensemble.parquet from the checkpoints' verdict files and the repaired
-    ones' second attempts; the number of rows."""
+                   second_attempts: list[str | os.PathLike], out: str | os.PathLike) -> int:
+    """results/ensemble.parquet from the checkpoints' verdict files and the second
+    attempts' verdict files; the number of rows."""
     checkpoints = [Checkpoint.from_verdicts_path(p) for p in verdicts]
-    rows = ensemble_rows(checkpoints, endpoints, repair_episodes(repaired))
+    rows = ensemble_rows(checkpoints, endpoints, second_attempt_episodes(second_attempts))
     write_records(rows, out, schema=ENSEMBLE_SCHEMA,
                   metadata=parquet_metadata(record(verdicts, kind="ensemble")))
     return len(rows)

@@ -53,7 +53,7 @@ class PathTemplate(str):
 
     def counterpart(self, path: str | os.PathLike, other: PathTemplate) -> Path:
         """The path `other` gives the wildcards of `path` (which follows this pattern),
-        under the same root: the samples beside a verdicts file, its repaired verdicts."""
+        under the same root: the samples beside a verdicts file, its second attempts' verdicts."""
         posix = Path(path).as_posix()
         match = _regex(self).search(posix)
         if match is None:
@@ -90,12 +90,13 @@ MERGE_FOLDER = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/merge/a{{alpha}}")
 MERGE_RECORD = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/merge/a{{alpha}}.json")
 SAMPLES = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/{{ckpt}}/samples.parquet")
 VERDICTS = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/{{ckpt}}/verdicts.parquet")
-REPAIR_SAMPLES = PathTemplate(f"{RESULTS}/{{model}}/{{setting}}/{{ckpt}}/repair/samples.parquet")
-REPAIRED_VERDICTS = PathTemplate(
-    f"{RESULTS}/{{model}}/{{setting}}/{{ckpt}}/repair/verdicts.parquet")
+SECOND_ATTEMPT_SAMPLES = PathTemplate(
+    f"{RESULTS}/{{model}}/{{setting}}/{{ckpt}}/second-attempt/samples.parquet")
+SECOND_ATTEMPT_VERDICTS = PathTemplate(
+    f"{RESULTS}/{{model}}/{{setting}}/{{ckpt}}/second-attempt/verdicts.parquet")
 FRONTIER = f"{RESULTS}/frontier.parquet"
 ENSEMBLE = f"{RESULTS}/ensemble.parquet"
-REPAIR_TABLE = f"{RESULTS}/repair.parquet"
+SECOND_ATTEMPT_TABLE = f"{RESULTS}/second_attempts.parquet"
 CLAIMS = f"{RESULTS}/claims.md"
 # touched when an aggregate table was made from other checkpoints than the config names
 # (workflow.rerun_marker)
@@ -117,13 +118,13 @@ JOBS = {
     "merge": "merge/{model}-{setting}-a{alpha}",
     "sample": "sample/{model}-{setting}-{ckpt}",
     "judge": "judge/{model}-{setting}-{ckpt}",
-    "repair": "repair/{model}-{setting}-{ckpt}",
-    "judge_repair": "judge/{model}-{setting}-{ckpt}-repair",
+    "second_attempt": "second_attempt/{model}-{setting}-{ckpt}",
+    "judge_second_attempt": "judge/{model}-{setting}-{ckpt}-second-attempt",
     "frontier": "frontier",
     "ensemble": "ensemble",
     "plots": "plots",
     "claims": "claims",
-    "repair_table": "repair_table",
+    "second_attempt_table": "second_attempt_table",
 }
 
 
@@ -151,15 +152,16 @@ def trained_folder(path: str | os.PathLike) -> dict[str, str] | None:
     return None
 
 
-def repaired_verdicts_path(first: str | os.PathLike) -> Path:
+def second_attempt_verdicts_path(first: str | os.PathLike) -> Path:
     """Where the second attempts' verdicts of a checkpoint's first attempts (VERDICTS)
-    lie: REPAIRED_VERDICTS, under the same root."""
-    return VERDICTS.counterpart(first, REPAIRED_VERDICTS)
+    lie: SECOND_ATTEMPT_VERDICTS, under the same root."""
+    return VERDICTS.counterpart(first, SECOND_ATTEMPT_VERDICTS)
 
 
-def first_verdicts_path(repaired: str | os.PathLike) -> Path:
-    """The first attempts' verdicts that `repaired` (repaired_verdicts_path) repairs."""
-    return REPAIRED_VERDICTS.counterpart(repaired, VERDICTS)
+def first_verdicts_path(second: str | os.PathLike) -> Path:
+    """The first attempts' verdicts of the second attempts' verdicts `second`
+    (second_attempt_verdicts_path)."""
+    return SECOND_ATTEMPT_VERDICTS.counterpart(second, VERDICTS)
 
 
 def format_alpha(alpha: float) -> str:

@@ -1,4 +1,4 @@
-"""`frontier`, `ensemble`, `repair table`, `claims`, `plots`, `show`, `timings`, `rl-log`:
+"""`frontier`, `ensemble`, `second-attempt table`, `claims`, `plots`, `show`, `timings`, `rl-log`:
 the tables, reports and charts of a run."""
 
 from __future__ import annotations
@@ -25,23 +25,23 @@ def _frontier(args: argparse.Namespace) -> int:
 def _ensemble(args: argparse.Namespace) -> int:
     from codefrontier.analysis.ensemble import write_ensemble
 
-    rows = write_ensemble(args.verdicts, _endpoints(args), args.repaired, args.out)
+    rows = write_ensemble(args.verdicts, _endpoints(args), args.second_attempts, args.out)
     print(f"{rows} ensemble rows from {len(args.verdicts)} checkpoints -> {args.out}")
     return 0
 
 
-def _repair_table(args: argparse.Namespace) -> int:
-    from codefrontier.analysis.repair_table import write_repair_table
+def _second_attempt_table(args: argparse.Namespace) -> int:
+    from codefrontier.analysis.second_attempt_table import write_second_attempt_table
 
-    print(f"repair rates -> {write_repair_table(args.verdicts, args.out)}")
+    print(f"second-attempt rates -> {write_second_attempt_table(args.verdicts, args.out)}")
     return 0
 
 
 def _claims(args: argparse.Namespace) -> int:
     from codefrontier.analysis.claims import write_claims
 
-    report, warnings = write_claims(args.frontier, args.ensemble, args.merges, args.repair,
-                                    args.out)
+    report, warnings = write_claims(args.frontier, args.ensemble, args.merges,
+                                    args.second_attempts, args.out)
     print(report)
     for warning in warnings:
         print(f"WARNING: {warning}", file=sys.stderr)
@@ -79,15 +79,17 @@ def _rl_log(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_repair_table(repair_commands) -> None:
-    """`repair table`, under the `repair` command that `cli.evaluate` registers."""
-    table = repair_commands.add_parser(
-        "table", help="repair rates by the first failure's type (docs/results.md)")
+def add_second_attempt_table(second_commands) -> None:
+    """`second-attempt table`, under the `second-attempt` command that `cli.evaluate`
+    registers."""
+    table = second_commands.add_parser(
+        "table", help="how often a second attempt corrects a failure, by the first failure's "
+                      "type (docs/results.md)")
     table.add_argument("--verdicts", nargs="+", required=True,
                        help="first attempts' results/<model>/<setting>/<ckpt>/verdicts.parquet, "
-                            "each with repair/verdicts.parquet beside it")
+                            "each with second-attempt/verdicts.parquet beside it")
     table.add_argument("--out", required=True, help="output parquet")
-    table.set_defaults(handler=_repair_table)
+    table.set_defaults(handler=_second_attempt_table)
 
 
 def _add_tables(commands) -> None:
@@ -104,10 +106,10 @@ def _add_tables(commands) -> None:
     frontier.set_defaults(handler=_frontier)
     ensemble = commands.add_parser("ensemble", parents=[aggregate],
                                    help="pass@k of checkpoints and pools at equal budget")
-    ensemble.add_argument("--repaired", nargs="*", default=[], metavar="PATH",
-                          help="second attempts' results/<model>/<setting>/<ckpt>/repair/"
-                               "verdicts.parquet: a repair:<ckpt> pool each (two samples an "
-                               "episode)")
+    ensemble.add_argument("--second-attempts", nargs="*", default=[], metavar="PATH",
+                          help="second attempts' results/<model>/<setting>/<ckpt>/"
+                               "second-attempt/verdicts.parquet: a second-attempt:<ckpt> pool "
+                               "each (two samples an episode)")
     ensemble.set_defaults(handler=_ensemble)
 
 
@@ -122,7 +124,9 @@ def _add_reports(commands) -> None:
     claims.add_argument("--merges", nargs="*", default=[], metavar="PATH",
                         help="merge records (results/<model>/<setting>/merge/a<alpha>.json) or "
                              "merged folders: their provenance gives ‖θ_high − θ_low‖")
-    claims.add_argument("--repair", help="the repair table (results/repair.parquet), if any")
+    claims.add_argument("--second-attempts",
+                        help="the second-attempt table (results/second_attempts.parquet), "
+                             "if any")
     claims.add_argument("--out", required=True, help="the report (.md)")
     claims.set_defaults(handler=_claims)
     plots = commands.add_parser("plots", help="Altair charts (.html and .png)")

@@ -1,4 +1,4 @@
-"""`judge`, `sample`, `repair attempt`: samples of a checkpoint in a setting, judged."""
+"""`judge`, `sample`, `second-attempt sample`: samples of a checkpoint in a setting, judged."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import argparse
 from collections import Counter
 
 from codefrontier.base.options import add_options, flag, from_args
-from codefrontier.cli.analysis import add_repair_table
-from codefrontier.evaluate.repair import RepairAttemptOptions
+from codefrontier.cli.analysis import add_second_attempt_table
+from codefrontier.evaluate.second_attempt import SecondAttemptOptions
 from codefrontier.generation.options import SampleOptions
 from codefrontier.sandbox.isolation import LEVELS
 from codefrontier.settings.registry import SETTINGS, default_setting, limit_options
@@ -65,15 +65,16 @@ def _sample(args: argparse.Namespace) -> int:
     return 0
 
 
-def _repair_attempt(args: argparse.Namespace) -> int:
-    from codefrontier.evaluate.repair import repair_checkpoint
+def _second_attempt_sample(args: argparse.Namespace) -> int:
+    from codefrontier.evaluate.second_attempt import sample_second_attempts
 
-    options = from_args(RepairAttemptOptions, args)
-    out = repair_checkpoint(args.model, args.problems, args.samples, args.verdicts, args.out,
-                            backend=options.backend, sampling=options.sampling(1),
-                            backend_options=options.backend_options(),
-                            max_feedback_tokens=options.max_feedback_tokens,
-                            judge_workers=args.judge_workers, progress=not args.quiet)
+    options = from_args(SecondAttemptOptions, args)
+    out = sample_second_attempts(args.model, args.problems, args.samples, args.verdicts,
+                                 args.out, backend=options.backend,
+                                 sampling=options.sampling(1),
+                                 backend_options=options.backend_options(),
+                                 max_feedback_tokens=options.max_feedback_tokens,
+                                 judge_workers=args.judge_workers, progress=not args.quiet)
     print(f"second attempts of {args.model} -> {out}")
     return 0
 
@@ -114,25 +115,26 @@ def _add_sample(commands) -> None:
     sample.set_defaults(handler=_sample)
 
 
-def _add_repair(commands) -> None:
-    repair = commands.add_parser(
-        "repair", help="second attempts at failed samples, given why they failed")
-    repair_commands = repair.add_subparsers(dest="repair_command", required=True)
-    attempt = repair_commands.add_parser(
-        "attempt", help="one second attempt per optimization or correctness failure",
+def _add_second_attempt(commands) -> None:
+    second = commands.add_parser(
+        "second-attempt", help="second attempts at failed samples, given why they failed "
+                               "(at evaluation; repair training is `train grpo --repair`)")
+    second_commands = second.add_subparsers(dest="second_attempt_command", required=True)
+    attempt = second_commands.add_parser(
+        "sample", help="one second attempt per optimization or correctness failure",
         description="The failed program goes back to the model with feedback: the hidden "
                     "tests' verdict, decade and limits, and its runs on the statement's "
-                    "examples (docs/results.md, repair). Output: the samples schema.")
+                    "examples (docs/results.md, second attempts). Output: the samples schema.")
     _add_model_inputs(attempt, "sandbox workers that run the programs on the examples")
     attempt.add_argument("--samples", required=True, help="the first attempts' samples")
     attempt.add_argument("--verdicts", required=True, help="the first attempts' verdicts")
-    add_options(attempt.add_argument_group("generation and feedback"), RepairAttemptOptions)
+    add_options(attempt.add_argument_group("generation and feedback"), SecondAttemptOptions)
     attempt.add_argument("--out", required=True, help="second attempts (.parquet)")
-    attempt.set_defaults(handler=_repair_attempt)
-    add_repair_table(repair_commands)
+    attempt.set_defaults(handler=_second_attempt_sample)
+    add_second_attempt_table(second_commands)
 
 
 def register(commands) -> None:
     _add_judge(commands)
     _add_sample(commands)
-    _add_repair(commands)
+    _add_second_attempt(commands)

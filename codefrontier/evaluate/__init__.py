@@ -1,1 +1,1 @@
-"""Evaluating a checkpoint: sampling in a setting, failure feedback, repair attempts."""
+"""Evaluating a checkpoint: sampling in a setting, failure feedback, second-attempt samples."""

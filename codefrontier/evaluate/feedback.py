@@ -1,11 +1,11 @@
-"""Why a program failed, and the message a repair attempt is given.
+"""Why a program failed, and the message a second-attempt sample is given.
 
 A `FailureContext` is built from what judging already recorded about a sample (its
 verdicts row) plus runs of the program on the statement's own examples:
 
 - from the hidden tests only the first failing test's verdict, the decade of its input
   length, the problem's time or memory limit it went past (not the figure measured,
-  which varies from run to run), and which decades passed; never their inputs, outputs or the program's error text on them, so a repair
+  which varies from run to run), and which decades passed; never their inputs, outputs or the program's error text on them, so a
   policy cannot copy answers;
 - from the examples (public: they are in the statement) the input, the expected output,
   the program's output and its error, cut to head and tail.
@@ -123,7 +123,7 @@ def approx_tokens(text: str) -> int:
 
 def render_feedback(context: FailureContext, max_tokens: int = MAX_FEEDBACK_TOKENS,
                     count_tokens: Callable[[str], int] = approx_tokens) -> str:
-    """The feedback message for a repair attempt: at most `max_tokens` by `count_tokens`.
+    """The feedback message for a second-attempt sample: at most `max_tokens` by `count_tokens`.
     Examples' outputs shrink first, then later examples go, then the text is cut."""
     for chars in (EXAMPLE_OUTPUT_CHARS, 200, 80, 20):
         for shown in range(len(context.examples), -1, -1):
@@ -194,7 +194,7 @@ def judged_feedback(pool, problem: Problem, program: str, verdicts: dict,
                     count_tokens: Callable[[str], int] = approx_tokens) -> str:
     """The feedback on a judged program (`verdicts`: a row of verdicts.parquet, or a judge
     SampleResult as a dict): its judgement's statistics and its runs on the statement's
-    examples in `pool`, rendered under the token cap. Repair at evaluation, repair
-    training and the SFT repair conversations all render it so."""
+    examples in `pool`, rendered under the token cap. Second attempts at evaluation,
+    repair training and the SFT repair conversations all render it so."""
     return render_feedback(failure_context(problem, verdicts, run_examples(pool, problem, program)),
                            max_tokens, count_tokens)

@@ -1,4 +1,4 @@
-"""The generation options of `sample` and `repair attempt`, with their one default each:
+"""The generation options of `sample` and `second-attempt sample`, with their one default each:
 the commands' flags (`base.options.add_options`) and the workflow's command lines
 (`base.options.command_line` over the config's `sampling` block) both come from here.
 """

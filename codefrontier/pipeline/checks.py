@@ -97,7 +97,7 @@ def merge_endpoints(config: dict, places: Places) -> Iterator[Finding]:
 
 
 def named_checkpoints(config: dict, places: Places) -> Iterator[Finding]:
-    """`evaluated_in`, `repair.checkpoints` and the repair run's `start` name checkpoints
+    """`evaluated_in`, `second_attempts.checkpoints` and the repair-training run's `start` name checkpoints
     and settings the grid has."""
     settings = config.get("settings") or []
     every_name: set[str] = set()
@@ -120,14 +120,14 @@ def named_checkpoints(config: dict, places: Places) -> Iterator[Finding]:
             yield _error(("models", model, "rl", "repair", "start"),
                          f"{start!r} is not a run of this model (sft or rl-<one of its "
                          f"rewards>: {', '.join(model_config['rl']['rewards'])})")
-    repair = config.get("repair") or {}
-    for name in repair.get("checkpoints") or []:
+    second = config.get("second_attempts") or {}
+    for name in second.get("checkpoints") or []:
         if name not in every_name:
-            yield _error(("repair", "checkpoints"),
+            yield _error(("second_attempts", "checkpoints"),
                          f"no model has a checkpoint {name!r}{close_match(name, every_name)}")
-    for setting in repair.get("settings") or []:
+    for setting in second.get("settings") or []:
         if setting not in settings:
-            yield _error(("repair", "settings"),
+            yield _error(("second_attempts", "settings"),
                          f"{setting} is not one of the grid's settings ({', '.join(settings)})")
 
 

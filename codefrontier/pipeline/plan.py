@@ -142,7 +142,7 @@ def estimate(jobs: list[PlannedJob], config: dict, places: Places,
             job.output_bytes = size.checkpoint_bytes
             held = costs.trainer_checkpoints_kept({**_sft_defaults(), **sft_fields(config, model)})
             job.transient_bytes = held * size.trainer_checkpoint_bytes
-        elif job.rule in ("sample", "repair"):
+        elif job.rule in ("sample", "second_attempt"):
             setting = job.wildcards["setting"]
             sampling = setting_sampling(config, setting, model)
             turns = _turns(config, setting)

@@ -23,10 +23,10 @@ from typing import Any
 
 # every rule of the Snakefile, each reading its own entry unless named here
 RULES = ("problems", "sft_data", "model_init", "sft", "rl", "merge", "sample", "judge",
-         "repair", "judge_repair", "frontier", "ensemble", "plots", "claims", "repair_table")
-READS_ENTRY_OF = {"repair": "sample", "judge_repair": "judge"}  # second attempts sample and judge
+         "second_attempt", "judge_second_attempt", "frontier", "ensemble", "plots", "claims", "second_attempt_table")
+READS_ENTRY_OF = {"second_attempt": "sample", "judge_second_attempt": "judge"}  # second attempts sample and judge
 LAUNCHED = ("sft", "rl")  # rules whose command goes through `codefrontier launch`
-GPU_RULES = ("sft", "rl", "sample", "repair")  # rules whose command can use a GPU
+GPU_RULES = ("sft", "rl", "sample", "second_attempt")  # rules whose command can use a GPU
 DEFAULT_ENTRY = "default"
 # the keys an entry may hold (config.schema.yaml's definition `resource`: a test keeps both
 # equal), and those handed to Snakemake as they are

@@ -30,12 +30,12 @@ from codefrontier.base.layout import (
     CheckpointName,
     alpha_name,
     repair_run,
-    repaired_verdicts_path,
     rl_name,
+    second_attempt_verdicts_path,
     trained_reward,
 )
 from codefrontier.base.options import command_line, field_names, flag
-from codefrontier.evaluate.repair import RepairAttemptOptions
+from codefrontier.evaluate.second_attempt import SecondAttemptOptions
 from codefrontier.generation.options import SampleOptions
 from codefrontier.pipeline.places import EMBEDDED, Places, model_reference
 from codefrontier.pipeline.resources import nodes as resource_nodes
@@ -155,19 +155,19 @@ def verdict_files(config: dict) -> list[str]:
             for ckpt in evaluated_checkpoints(config, model, setting)]
 
 
-def repair_verdict_files(config: dict) -> list[str]:
-    """The first attempts' verdicts that `repair.checkpoints` asks second attempts for (in
-    `repair.settings`, default every setting)."""
-    repair = config.get("repair") or {}
-    wanted = set(repair.get("checkpoints") or [])
-    settings = set(repair.get("settings") or config["settings"])
+def first_attempt_verdict_files(config: dict) -> list[str]:
+    """The first attempts' verdicts that `second_attempts.checkpoints` asks second
+    attempts for (in `second_attempts.settings`, default every setting)."""
+    second = config.get("second_attempts") or {}
+    wanted = set(second.get("checkpoints") or [])
+    settings = set(second.get("settings") or config["settings"])
     return [path for path in verdict_files(config)
             if (parts := VERDICTS.parse(path))["ckpt"] in wanted and parts["setting"] in settings]
 
 
-def repaired_verdict_files(config: dict) -> list[str]:
-    """The second attempts' verdicts, beside repair_verdict_files' first ones."""
-    return [str(repaired_verdicts_path(path)) for path in repair_verdict_files(config)]
+def second_attempt_verdict_files(config: dict) -> list[str]:
+    """The second attempts' verdicts, beside first_attempt_verdict_files' first ones."""
+    return [str(second_attempt_verdicts_path(path)) for path in first_attempt_verdict_files(config)]
 
 
 def recorded_inputs(output: str | os.PathLike) -> set[str] | None:
@@ -211,14 +211,15 @@ def rerun_marker(output: str, inputs: list[str], touch: bool) -> list[str]:
     return [marker.as_posix()]
 
 
-def repair_options(config: dict, setting: str, model: str = "") -> str:
-    """`repair attempt` options: the setting's sampling (one second attempt per failure)
-    with `repair.temperature` / `repair.max_new_tokens` over it, and the feedback cap."""
-    repair = config.get("repair") or {}
+def second_attempt_options(config: dict, setting: str, model: str = "") -> str:
+    """`second-attempt sample` options: the setting's sampling (one second attempt per
+    failure) with `second_attempts.temperature` / `.max_new_tokens` over it, and the
+    feedback cap."""
+    second = config.get("second_attempts") or {}
     values = {**setting_sampling(config, setting, model),
-              **{key: repair[key] for key in ("temperature", "max_new_tokens",
-                                              "max_feedback_tokens") if key in repair}}
-    return command_line(RepairAttemptOptions, _fields_of(RepairAttemptOptions, values))
+              **{key: second[key] for key in ("temperature", "max_new_tokens",
+                                              "max_feedback_tokens") if key in second}}
+    return command_line(SecondAttemptOptions, _fields_of(SecondAttemptOptions, values))
 
 
 def run_seed(config: dict) -> int:
@@ -322,13 +323,14 @@ def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
         "sample": lambda: _with_episodes({"sampling": setting_sampling(config, setting,
                                                                        wildcards["model"]),
                                           "setting": setting}, config, setting),
-        # verdicts depend on the problems and samples alone, charts, claims and the repair
-        # table on their tables
+        # verdicts depend on the problems and samples alone, charts, claims and the
+        # second-attempt table on their tables
         "judge": lambda: {},
         "plots": lambda: {},
         "claims": lambda: {},
-        "repair_table": lambda: {},
-        "repair": lambda: {"options": repair_options(config, setting, wildcards["model"])},
+        "second_attempt_table": lambda: {},
+        "second_attempt": lambda: {"options": second_attempt_options(config, setting,
+                                                                     wildcards["model"])},
         "aggregate": lambda: {"models": {m: _aggregate_model_slice(c)
                                          for m, c in config["models"].items()},
                               "settings": config["settings"]},
@@ -425,7 +427,7 @@ def setting_sampling(config: dict, setting: str, model: str = "") -> dict:
 
 def _fields_of(options_class, values: dict) -> dict:
     """The entries of a config block that are fields of the options (a `sampling` block
-    also holds `per_setting`, and `n` is no option of `repair attempt`)."""
+    also holds `per_setting`, and `n` is no option of `second-attempt sample`)."""
     names = set(field_names(options_class))
     return {key: value for key, value in values.items() if key in names}
 
@@ -456,7 +458,7 @@ def command_options(config: dict, rule: str, places: Places | None = None,
         "sample": lambda: " ".join(filter(None, [
             sampling_options(setting_sampling(config, setting, model)),
             episode_options(config, setting)])),
-        "repair": lambda: repair_options(config, setting, model),
+        "second_attempt": lambda: second_attempt_options(config, setting, model),
     }
     if rule not in commands:
         raise KeyError(f"no command options for rule {rule!r}: {', '.join(commands)}")
@@ -574,7 +576,7 @@ def flag_each(flag: str, name: str):
 
 def flag_once(flag: str, name: str):
     """A params function: `flag` and then every file of the rule's input `name`
-    (`--repaired a b`; "" when it has none)."""
+    (`--second-attempts a b`; "" when it has none)."""
     return lambda wildcards, input: (f"{flag} {' '.join(getattr(input, name))}"
                                      if getattr(input, name) else "")
 

@@ -28,7 +28,7 @@ class SettingEntry:
     name: str
     make: Callable[..., Setting]  # the setting, given its limits (when it has any)
     limits: type | None           # a frozen dataclass of episode limits; None: one turn
-    # repair (a second attempt after feedback on the hidden tests, evaluate/repair.py and
+    # repair (a second attempt after feedback on the hidden tests, evaluate/second_attempt.py and
     # train/repair.py) runs in this setting; one setting has it
     repairs: bool = False
 

@@ -18,7 +18,7 @@ after its first failure it has no way to go on.
 
 With repairs (`with_repairs`), each instance that one of its slow programs fails (its
 tests reach the program's break decade) also gives one reasoning conversation in the
-format of repair (repair.py): that slow program as the model's first answer (picked by
+format of a second attempt (evaluate/second_attempt.py): that slow program as the model's first answer (picked by
 the instance's seed among those that fail), the feedback on its real judgement on the
 instance's hidden tests (its break decade makes the verdicts the same on every
 machine), and the efficient program as the second answer. Without it the SFT policy
@@ -123,7 +123,7 @@ def repair_turns(problem, instance: Instance, pool) -> list[dict] | None:
     from dataclasses import asdict
 
     from codefrontier.evaluate.feedback import judged_feedback
-    from codefrontier.evaluate.repair import repair_conversation
+    from codefrontier.evaluate.second_attempt import second_attempt_conversation
     from codefrontier.judge import Sample
 
     slow = failing_slow_program(problem, instance)
@@ -135,7 +135,7 @@ def repair_turns(problem, instance: Instance, pool) -> list[dict] | None:
                            f"is a {result.outcome}, not an optimization failure")
     feedback = judged_feedback(pool, problem, slow, asdict(result))
     plan = _pick(EFFICIENT_PLANS, instance.seed + "repair")
-    conversation = repair_conversation(problem, slow, feedback)
+    conversation = second_attempt_conversation(problem, slow, feedback)
     return [*conversation[2:], {"role": "assistant",
                                 "content": reasoning.answer(plan, instance.efficient)}]
 

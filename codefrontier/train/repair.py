@@ -6,7 +6,7 @@ group (TRL repeats each prompt `num_generations` times). A group is either
 
 * fresh: each row is an episode. The policy writes a first attempt in the reasoning
   format and the judge runs it on the reward's tests. An optimization or correctness
-  failure gets the feedback that repair at evaluation gives (feedback.py: the same
+  failure gets the feedback that a second attempt at evaluation gets (feedback.py: the same
   renderer and token cap) as a user turn, and the policy answers once more. The
   completion is first attempt + feedback + second attempt; the feedback's tokens carry
   no loss (the rollout's `env_mask`, which TRL treats as the tool mask of the multi-turn
@@ -14,7 +14,8 @@ group (TRL repeats each prompt `num_generations` times). A group is either
   repairable failure enters the replay buffer;
 * replayed (`replay_share` of the groups, as far as the buffer holds failures): the
   group's problem gives way to the newest failure in the buffer, of whatever problem.
-  The policy answers the repair conversation of evaluation (repair.repair_conversation)
+  The policy answers the second-attempt conversation of evaluation
+  (evaluate.second_attempt.second_attempt_conversation)
   around that failure of the policy itself. The row's prompt is the failure's task; its
   completion is the failed program and the feedback, which carry no loss, then the
   second attempt; the rows' `problem_id` (which the reward reads) is the failure's.
@@ -37,7 +38,11 @@ from pathlib import Path
 
 from codefrontier.base.options import option
 from codefrontier.evaluate.feedback import MAX_FEEDBACK_TOKENS, judged_feedback
-from codefrontier.evaluate.repair import REPAIRABLE, repair_conversation, token_counter
+from codefrontier.evaluate.second_attempt import (
+    SECOND_ATTEMPT_OUTCOMES,
+    second_attempt_conversation,
+    token_counter,
+)
 from codefrontier.judge import Sample
 from codefrontier.judge.extract import extract_code
 from codefrontier.judge.verdicts import OUTCOMES
@@ -148,7 +153,7 @@ class RepairRollout:
         for group in replay_groups(len(groups), len(self.buffer), self.options.replay_share,
                                    rng):
             failure = self.buffer.take()
-            conversation = repair_conversation(self.problems[failure.problem_id],
+            conversation = second_attempt_conversation(self.problems[failure.problem_id],
                                                failure.program, failure.feedback)
             for row in groups[group]:
                 contexts[row], problem_ids[row], is_replay[row] = \
@@ -170,7 +175,7 @@ class RepairRollout:
         repairs, second_prompts = [], []
         count_tokens = token_counter(tokenizer)
         for i, result in zip(fresh, first_results, strict=True):
-            if result.outcome not in REPAIRABLE:
+            if result.outcome not in SECOND_ATTEMPT_OUTCOMES:
                 continue
             problem = self.problems[problem_ids[i]]
             program = extract_code(self._text(tokenizer, firsts[i]))

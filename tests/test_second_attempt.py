@@ -1,4 +1,4 @@
-"""Repair at evaluation: second attempts at failed samples, and the repair-rate table."""
+"""Second attempts at evaluation, and the second-attempt table."""
 
 import dataclasses
 import os
@@ -10,10 +10,10 @@ import pyarrow.parquet as pq
 import pytest
 from test_training import FAST_SUM, SLOW_SUM, SPEC, answer, sum_problem
 
-from codefrontier.analysis.repair_table import REPAIR_SCHEMA, repair_rows
+from codefrontier.analysis.second_attempt_table import SECOND_ATTEMPT_SCHEMA, second_attempt_rows
 from codefrontier.base.provenance import read_provenance
 from codefrontier.base.tables import read_records, write_records
-from codefrontier.evaluate.repair import repair_conversation
+from codefrontier.evaluate.second_attempt import second_attempt_conversation
 from codefrontier.models.embedded import init_embedded_model
 from codefrontier.problems.schema import save_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA
@@ -26,29 +26,29 @@ def verdict(pid, sid, outcome):
     return {"problem_id": pid, "sample_id": sid, "outcome": outcome}
 
 
-def test_repair_rates_are_split_by_the_first_failure():
+def test_corrected_rates_are_split_by_the_first_failure():
     first = [verdict("a", 0, "optimization_failure"), verdict("a", 1, "correctness_failure"),
              verdict("b", 0, "optimization_failure"), verdict("b", 1, "correctness_failure"),
              verdict("b", 2, "correct")]
     second = [verdict("a", 0, "correct"), verdict("a", 1, "correctness_failure"),
               verdict("b", 0, "correct"), verdict("b", 1, "format_error")]
-    rows = {r["first_failure"]: r for r in repair_rows(first, second, "m", "reasoning", "sft")}
+    rows = {r["first_failure"]: r for r in second_attempt_rows(first, second, "m", "reasoning", "sft")}
     assert set(rows) == {"optimization_failure", "correctness_failure", "all"}
-    assert (rows["optimization_failure"]["attempts"], rows["optimization_failure"]["repaired"]) == (2, 2)
-    assert rows["correctness_failure"]["repair_rate"] == 0.0
+    assert (rows["optimization_failure"]["attempts"], rows["optimization_failure"]["corrected"]) == (2, 2)
+    assert rows["correctness_failure"]["corrected_rate"] == 0.0
     assert rows["correctness_failure"]["second_format_error"] == 0.5
-    assert rows["all"]["repair_rate"] == 0.5 and rows["all"]["problems"] == 2
-    # a: 0 of 2 first attempts correct, 1 repaired -> 1/2 solved with repair, pass@2 0;
-    # b: 1 of 3 correct, 1 repaired -> 2/3 solved with repair, pass@2 = 1 − C(2,2)/C(3,2)
-    assert rows["all"]["solved_with_repair"] == pytest.approx((1 / 2 + 2 / 3) / 2)
+    assert rows["all"]["corrected_rate"] == 0.5 and rows["all"]["problems"] == 2
+    # a: 0 of 2 first attempts correct, 1 corrected -> 1/2 solved within two, pass@2 0;
+    # b: 1 of 3 correct, 1 corrected -> 2/3 solved within two, pass@2 = 1 − C(2,2)/C(3,2)
+    assert rows["all"]["solved_within_two"] == pytest.approx((1 / 2 + 2 / 3) / 2)
     assert rows["all"]["first_pass_at_2"] == pytest.approx((0 + 2 / 3) / 2)
-    assert rows["optimization_failure"]["solved_with_repair"] is None
-    assert set(rows["all"]) == set(REPAIR_SCHEMA.names)
+    assert rows["optimization_failure"]["solved_within_two"] is None
+    assert set(rows["all"]) == set(SECOND_ATTEMPT_SCHEMA.names)
 
 
-def test_the_repair_conversation_returns_the_program_then_the_feedback():
+def test_the_second_attempt_conversation_returns_the_program_then_the_feedback():
     problem = dataclasses.replace(sum_problem(), statement=STATEMENT)
-    conversation = repair_conversation(problem, FAST_SUM, "Your program gave a wrong answer.")
+    conversation = second_attempt_conversation(problem, FAST_SUM, "Your program gave a wrong answer.")
     assert [m["role"] for m in conversation] == ["system", "user", "assistant", "user"]
     assert FAST_SUM.strip() in conversation[2]["content"]
     assert conversation[-1]["content"] == "Your program gave a wrong answer."
@@ -80,11 +80,11 @@ def test_second_attempts_of_a_real_model_are_judged_and_tabled(tmp_path):
     assert outcomes == ["correct", "optimization_failure", "correctness_failure", "format_error"]
 
     model = init_embedded_model(tmp_path / "model", [tmp_path / "eval.parquet"], SPEC)
-    cli("repair", "attempt", "--model", model, "--problems", tmp_path / "eval.parquet",
+    cli("second-attempt", "sample", "--model", model, "--problems", tmp_path / "eval.parquet",
         "--samples", folder / "samples.parquet", "--verdicts", folder / "verdicts.parquet",
         "--max-new-tokens", 12, "--temperature", 0, "--max-feedback-tokens", 2000,
-        "--out", folder / "repair" / "samples.parquet", "--quiet")
-    seconds = read_records(folder / "repair" / "samples.parquet")
+        "--out", folder / "second-attempt" / "samples.parquet", "--quiet")
+    seconds = read_records(folder / "second-attempt" / "samples.parquet")
     assert [s["sample_id"] for s in seconds] == [1, 2]  # the optimization and correctness failures
     feedback = [m["content"] for m in seconds[0]["transcript"] if m["role"] == "user"][-1]
     assert "exceeded the time limit" in feedback and "every example" in feedback
@@ -93,18 +93,18 @@ def test_second_attempts_of_a_real_model_are_judged_and_tabled(tmp_path):
     assert seconds[0]["transcript"][-1]["role"] == "assistant"
 
     cli("judge", "--problems", tmp_path / "eval.parquet", "--samples",
-        folder / "repair" / "samples.parquet", "--out", folder / "repair" / "verdicts.parquet",
+        folder / "second-attempt" / "samples.parquet", "--out", folder / "second-attempt" / "verdicts.parquet",
         "--workers", 1, "--quiet")
-    cli("repair", "table", "--verdicts", folder / "verdicts.parquet", "--out",
-        tmp_path / "repair.parquet")
-    table = pq.read_table(tmp_path / "repair.parquet")
-    assert table.schema.names == REPAIR_SCHEMA.names
-    provenance = read_provenance(tmp_path / "repair.parquet")
-    assert provenance["kind"] == "repair_table" and [Path(i["path"]).parts[-2:] for i in
+    cli("second-attempt", "table", "--verdicts", folder / "verdicts.parquet", "--out",
+        tmp_path / "second_attempts.parquet")
+    table = pq.read_table(tmp_path / "second_attempts.parquet")
+    assert table.schema.names == SECOND_ATTEMPT_SCHEMA.names
+    provenance = read_provenance(tmp_path / "second_attempts.parquet")
+    assert provenance["kind"] == "second_attempt_table" and [Path(i["path"]).parts[-2:] for i in
                                                      provenance["inputs"]] == [
-        (folder.name, "verdicts.parquet"), ("repair", "verdicts.parquet")]
+        (folder.name, "verdicts.parquet"), ("second-attempt", "verdicts.parquet")]
     rows = {r["first_failure"]: r for r in table.to_pylist()}
     assert rows["all"]["attempts"] == 2 and rows["optimization_failure"]["attempts"] == 1
-    assert rows["all"]["repaired"] + sum(  # every second attempt has one outcome
+    assert rows["all"]["corrected"] + sum(  # every second attempt has one outcome
         rows["all"][f"second_{o}"] for o in ("format_error", "correctness_failure",
                                              "optimization_failure")) * 2 == pytest.approx(2)

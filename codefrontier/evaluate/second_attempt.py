@@ -1,18 +1,19 @@
-"""Repair at evaluation: a second attempt at every failed first attempt, given why it
-failed (feedback.py).
+"""Second attempts at evaluation: one more attempt at every failed first attempt, given
+why it failed (feedback.py). (Repair *training*, which rewards such episodes in GRPO, is
+train/repair.py.)
 
 The first attempt is a judged sample of any setting. Its final program (the fenced
 block the judge extracted, or the agentic submission) goes back to the model as its own
 answer to the reasoning prompt, followed by the feedback as a user turn; the model
 answers once, in the reasoning format, and that answer is judged like any sample. So
-the repair turn is the same single turn in every setting, and the feedback concerns
-exactly the program that was judged. Samples that passed are not repaired; format
-errors are not repaired either (there is no program to repair), and both are kept out
-of the repair rates.
+the second turn is the same single turn in every setting, and the feedback concerns
+exactly the program that was judged. Samples that passed get no second attempt;
+format errors get none either (there is no program to correct), and both are kept out
+of the second-attempt rates.
 
-`results/{model}/{setting}/{ckpt}/repair/samples.parquet` has the samples schema, one
-row per repaired first attempt with the first attempt's sample_id; the repair rates
-are analysis/repair_table.py's.
+`results/{model}/{setting}/{ckpt}/second-attempt/samples.parquet` has the samples schema, one
+row per failed first attempt with the first attempt's sample_id; the rates
+are analysis/second_attempt_table.py's.
 """
 
 from __future__ import annotations
@@ -36,15 +37,15 @@ from codefrontier.problems.schema import load_problems
 from codefrontier.settings.base import SAMPLES_SCHEMA, SampleRecord
 from codefrontier.settings.reasoning import answer, messages
 
-log = logging.getLogger("codefrontier.evaluate.repair")
+log = logging.getLogger("codefrontier.evaluate.second_attempt")
 
-REPAIRABLE = (Outcome.OPTIMIZATION_FAILURE.value, Outcome.CORRECTNESS_FAILURE.value)
+SECOND_ATTEMPT_OUTCOMES = (Outcome.OPTIMIZATION_FAILURE.value, Outcome.CORRECTNESS_FAILURE.value)
 
 
 @dataclass(frozen=True)
-class RepairAttemptOptions(GenerationOptions):
-    """`repair attempt`: the generation options (one attempt per failure) and the feedback
-    message's cap (the config's `repair` block)."""
+class SecondAttemptOptions(GenerationOptions):
+    """`second-attempt sample`: the generation options (one attempt per failure) and the feedback
+    message's cap (the config's `second_attempts` block)."""
 
     max_feedback_tokens: int = option(MAX_FEEDBACK_TOKENS,
                                       "cap on the feedback message (model tokens)")
@@ -64,27 +65,27 @@ def token_counter(tokenizer):
     return lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])
 
 
-def repair_conversation(problem, program: str, feedback: str) -> list[dict]:
+def second_attempt_conversation(problem, program: str, feedback: str) -> list[dict]:
     """The reasoning prompt, the failed program as the model's answer, the feedback."""
     return [*messages(problem),
             {"role": "assistant", "content": answer("My program:", program)},
             {"role": "user", "content": feedback}]
 
 
-def repair_checkpoint(model: str, problems_path: str | os.PathLike,
+def sample_second_attempts(model: str, problems_path: str | os.PathLike,
                       samples_path: str | os.PathLike, verdicts_path: str | os.PathLike,
                       out: str | os.PathLike, backend: str = "transformers",
                       sampling: SamplingSettings | None = None,
                       backend_options: dict | None = None,
                       max_feedback_tokens: int = MAX_FEEDBACK_TOKENS,
                       judge_workers: int = 1, progress: bool = True) -> Path:
-    """One second attempt (sampling.n must be 1) per repairable first attempt."""
+    """One second attempt (sampling.n must be 1) per failed first attempt (SECOND_ATTEMPT_OUTCOMES)."""
     sampling = sampling or SamplingSettings(n=1)
     if sampling.n != 1:
-        raise ValueError("a repair is one second attempt per failed sample: use n = 1")
+        raise ValueError("one second attempt per failed sample: use n = 1")
     problems = {p.problem_id: p for p in load_problems(problems_path)}
     samples = {(s["problem_id"], s["sample_id"]): s for s in read_records(samples_path)}
-    failed = [v for v in read_records(verdicts_path) if v["outcome"] in REPAIRABLE]
+    failed = [v for v in read_records(verdicts_path) if v["outcome"] in SECOND_ATTEMPT_OUTCOMES]
     # judge workers first: fresh processes, before the backend loads a model
     with JudgePool(workers=judge_workers) as pool:
         engine = load_backend(backend, model, **(backend_options or {}))
@@ -96,7 +97,7 @@ def repair_checkpoint(model: str, problems_path: str | os.PathLike,
                 problem, program = problems[verdicts["problem_id"]], first_program(sample)
                 feedback = judged_feedback(pool, problem, program, verdicts, max_feedback_tokens,
                                            count_tokens)
-                conversations.append(repair_conversation(problem, program, feedback))
+                conversations.append(second_attempt_conversation(problem, program, feedback))
                 firsts.append(sample)
             generations = engine.generate(conversations, sampling, progress) \
                 if conversations else []
@@ -109,7 +110,7 @@ def repair_checkpoint(model: str, problems_path: str | os.PathLike,
         transcript=[*conversation[1:], {"role": "assistant", "content": g.text}])
         for first, conversation, (g,) in zip(firsts, conversations, generations, strict=True)]
     provenance = record([*[p for p in (model,) if Path(p).is_dir()], problems_path, samples_path,
-                         verdicts_path], kind="repair_samples", model=str(model),
+                         verdicts_path], kind="second_attempt_samples", model=str(model),
                         backend=backend, sampling=asdict(sampling),
                         max_feedback_tokens=max_feedback_tokens,
                         codefrontier_version=__version__)
