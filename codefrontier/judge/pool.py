@@ -29,6 +29,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from codefrontier.base.threads import job_cores
 from codefrontier.judge import wire
 from codefrontier.judge.cache import ByteBudgetCache
 from codefrontier.judge.extract import extract_code
@@ -100,11 +101,11 @@ class Execution:
 
 
 def workers_per_process(node_workers: int | None = None) -> int:
-    """Judge workers for this process: the node's share (`node_workers`, default the cores
-    this process may run on) divided among the training processes on the node
+    """Judge workers for this process: the node's share (`node_workers`, default the job's
+    cores: base.threads.job_cores) divided among the training processes on the node
     (LOCAL_WORLD_SIZE, set by accelerate and torchrun), at least one. Eight training
     processes on an 8-core node so run 8 sandboxes, not 64."""
-    cores = node_workers or len(os.sched_getaffinity(0))
+    cores = node_workers or job_cores()
     local_processes = int(os.environ.get("LOCAL_WORLD_SIZE") or 1)
     return max(1, cores // max(1, local_processes))
 

@@ -21,7 +21,6 @@ MiB whatever the model's size.
 from __future__ import annotations
 
 import itertools
-import os
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -30,6 +29,7 @@ from dataclasses import dataclass, field
 import torch
 from tqdm import tqdm
 
+from codefrontier.base.threads import job_cores
 from codefrontier.merge.method import Workspace, combine_piece
 from codefrontier.merge.reader import TensorInfo, WeightFolder
 from codefrontier.merge.writer import ShardWriter
@@ -123,7 +123,7 @@ INTERRUPT_GRACE_S = 5.0  # what an interrupted merge waits for each helper's pie
 
 
 def default_workers() -> int:
-    return max(1, min(len(os.sched_getaffinity(0)), MAX_WORKERS))
+    return max(1, min(job_cores(), MAX_WORKERS))
 
 
 def stream_merge(parents: Sequence[WeightFolder], weights: Sequence[float],
