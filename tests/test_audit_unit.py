@@ -13,9 +13,10 @@ from codefrontier.base.provenance import (
     code_version,
     record,
     set_config_slice,
+    write_provenance,
 )
 from codefrontier.cli import main
-from codefrontier.pipeline.audit import audit
+from codefrontier.pipeline.audit import ELSEWHERE, OFF, audit
 from codefrontier.pipeline.workflow import config_slice
 
 
@@ -228,3 +229,70 @@ def test_a_record_names_the_processor_it_was_made_on():
     assert found["cpu"]  # the model name from /proc/cpuinfo, or platform's fallback
     assert set(found["isa"]) <= set(DISPATCHED_ISA)
     assert found["torch_cpu_capability"] == torch.backends.cpu.get_cpu_capability()
+
+
+def rewrite_record(path, **changes):
+    """`path` (write_output's parquet) with its provenance record changed."""
+    raw = json.loads(pq.read_schema(path).metadata[PARQUET_KEY.encode()])
+    pq.write_table(pa.table({"x": [1]}).replace_schema_metadata(
+        {PARQUET_KEY.encode(): json.dumps({**raw, **changes}).encode()}), path)
+
+
+ANOTHER_PROCESSOR = {"arch": "x86_64", "cpu": "AMD EPYC 7763 64-Core Processor",
+                     "isa": ["avx2", "fma"]}
+
+
+def test_an_output_made_on_another_processor_is_an_informational_finding_of_its_own(tmp_path):
+    source = tmp_path / "source.txt"
+    source.write_text("v1")
+    middle, top = tmp_path / "middle.parquet", tmp_path / "top.parquet"
+    write_output(middle, [source])
+    write_output(top, [middle])
+    here = record([])["machine"]
+    rewrite_record(top, machine=ANOTHER_PROCESSOR)  # top's input `middle` is unchanged
+    source.write_text("v2")
+    findings = audit(top)[0]
+    assert [(f.path, f.kind) for f in findings] == [
+        (str(top), ELSEWHERE), (str(middle), OFF)]
+    assert findings[0].problem == (
+        "made on another processor: AMD EPYC 7763 64-Core Processor [avx2, fma] vs this "
+        f"machine's {here['cpu']} [{', '.join(here['isa'])}]"
+        + (f", torch {here['torch_cpu_capability']}" if "torch_cpu_capability" in here else ""))
+    assert findings[1].problem == f"input {source} changed after it was used"
+
+
+def test_other_library_versions_are_named(tmp_path):
+    folder = tmp_path / "checkpoint"
+    folder.mkdir()
+    write_provenance(folder, record([]))
+    recorded = json.loads((folder / "provenance.json").read_text())
+    (folder / "provenance.json").write_text(json.dumps({**recorded, "torch_version": "2.0.0"}))
+    (finding,) = audit(folder)[0]
+    assert finding.kind == ELSEWHERE
+    assert finding.problem == (f"made with other library versions: torch 2.0.0 vs "
+                               f"{recorded['torch_version']}")
+
+
+def test_the_audit_command_lists_outputs_made_elsewhere_apart_with_status_0(tmp_path, capsys):
+    out = tmp_path / "out.parquet"
+    write_output(out, [])
+    rewrite_record(out, machine={**record([])["machine"], "isa": ["avx2"]})
+    assert main(["audit", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("made elsewhere (informational")
+    assert lines[1].startswith("  made on another processor: ") and " [avx2]" in lines[1]
+    assert lines[2] == f"    {out}"
+    assert lines[3].endswith(": no findings; 1 output made on another processor or with other "
+                             "library versions (informational)")
+
+
+def test_a_processor_no_record_names_is_no_finding(tmp_path):
+    """Records written before `machine` was recorded, and entries one side lacks (a
+    process that never loaded PyTorch), are not compared."""
+    out = tmp_path / "out.parquet"
+    write_output(out, [])
+    here = record([])["machine"]
+    rewrite_record(out, machine={key: here[key] for key in ("arch", "cpu", "isa")})
+    assert audit(out)[0] == []
+    rewrite_record(out, machine=None)
+    assert audit(out)[0] == []

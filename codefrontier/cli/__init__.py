@@ -13,9 +13,9 @@ import logging
 import sys
 
 from codefrontier import __version__
-from codefrontier.cli import analysis, audit, data, evaluate, merge, plan, train
+from codefrontier.cli import analysis, audit, compare, data, evaluate, merge, plan, train
 
-STAGES = (data, train, merge, evaluate, analysis, audit, plan)
+STAGES = (data, train, merge, evaluate, analysis, audit, compare, plan)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -6,17 +6,37 @@ import argparse
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from codefrontier.pipeline.audit import audit_report
+    from codefrontier.pipeline.audit import OFF, audit_report
 
     findings, summary = audit_report(args.target, args.configfile, args.root)
-    print("\n".join([*map(str, findings), summary]))
-    return 1 if findings else 0
+    off = [finding for finding in findings if finding.kind == OFF]
+    print("\n".join([*map(str, off), *_made_elsewhere(findings), summary]))
+    return 1 if off else 0
+
+
+def _made_elsewhere(findings) -> list[str]:
+    """The informational findings, apart: each kind of difference once, then the outputs
+    it was found for."""
+    from codefrontier.pipeline.audit import ELSEWHERE
+
+    by_problem: dict[str, list[str]] = {}
+    for finding in findings:
+        if finding.kind == ELSEWHERE:
+            by_problem.setdefault(finding.problem, []).append(finding.path)
+    lines = ["made elsewhere (informational: these outputs need not equal this machine's "
+             "bit for bit):"] if by_problem else []
+    for problem, paths in by_problem.items():
+        lines += [f"  {problem}:", *(f"    {path}" for path in paths)]
+    return lines
 
 
 def register(commands) -> None:
     audit = commands.add_parser(
         "audit", help="check an output's provenance: changed inputs, missing provenance, "
-                      "other code or config", description="Exit status 1 when anything is off.")
+                      "other code or config",
+        description="Exit status 1 when anything is off. Outputs made on another kind of "
+                    "processor or with other library versions than this machine's are listed "
+                    "apart, for information: they leave the exit status alone.")
     audit.add_argument("target", help="an output file or checkpoint folder")
     audit.add_argument("--configfile", "--config", nargs="+", metavar="FILE",
                        help="the run's config files, as given to snakemake --configfile "

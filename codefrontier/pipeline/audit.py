@@ -11,6 +11,11 @@ For the target and, recursively, every input it names:
   (when the record names its rule and the current config is given).
 Exit status 1 when anything is reported.
 
+Apart from these, and informational only (they leave the exit status alone): an output
+made on another kind of processor than this machine (its record's `machine`: cpu model,
+instruction sets, PyTorch's cpu capability) or with other library versions than this
+machine has. Its numbers are right; they just need not equal this machine's bit for bit.
+
 Input paths recorded relative to the workflow root are looked up under `root`
 (default: the current directory), so a copied or moved results tree is checked
 against its own files; absolute ones are checked where they are.
@@ -24,18 +29,27 @@ from pathlib import Path
 
 from codefrontier.base.layout import MERGE_FOLDER, MERGE_RECORD
 from codefrontier.base.provenance import (
+    RECORDED_LIBRARIES,
     UnreadableProvenance,
     code_version,
     content_sha256,
+    library_versions,
+    machine,
     read_provenance,
     resolve_recorded_path,
 )
+
+# the kinds of finding: something is off (exit status 1), or the output was made on
+# another processor or with other library versions (informational)
+OFF = "off"
+ELSEWHERE = "made elsewhere"
 
 
 @dataclass(frozen=True)
 class Finding:
     path: str
     problem: str
+    kind: str = OFF
 
     def __str__(self) -> str:
         return f"{self.path}: {self.problem}"
@@ -43,13 +57,15 @@ class Finding:
 
 def audit(target: str | os.PathLike, config: dict | None = None,
           root: str | os.PathLike | None = None) -> tuple[list[Finding], int]:
-    """Findings, and how many outputs were checked. `root` is where root-relative
-    input paths are looked up (default: the current directory)."""
+    """Findings (of kind OFF, and the informational ELSEWHERE), and how many outputs
+    were checked. `root` is where root-relative input paths are looked up (default: the
+    current directory)."""
     root = Path(root) if root is not None else Path.cwd()
     findings: list[Finding] = []
     seen: set[Path] = set()
     pending = [Path(os.path.abspath(target))]
     current = code_version()
+    here = Here(machine(), library_versions())
     while pending:
         path = pending.pop()
         if path.resolve() in seen:
@@ -71,6 +87,7 @@ def audit(target: str | os.PathLike, config: dict | None = None,
             findings.append(Finding(str(path), f"made by code {provenance.get('code_version')}, "
                                                f"current code is {current}"))
         findings += _config_findings(path, provenance, config)
+        findings += _elsewhere_findings(path, provenance, here)
         for item in provenance.get("inputs") or []:
             finding, source = _input_finding(path, item, root)
             if finding:
@@ -123,6 +140,58 @@ def _through_record(path: Path, folder: Path, item: dict,
     return None, record
 
 
+@dataclass(frozen=True)
+class Here:
+    """This machine's processor (provenance.machine) and library versions
+    (provenance.library_versions), as records name them."""
+
+    machine: dict
+    versions: dict
+
+
+# what a record's `machine` entry says about the kernels math libraries choose
+PROCESSOR_KEYS = ("arch", "cpu", "isa", "torch_cpu_capability")
+
+
+def other_processor(made_on: dict, other: dict) -> bool:
+    """Whether two `machine` entries name another kind of processor: an entry both name
+    differs (a process that never loaded PyTorch names no torch_cpu_capability)."""
+    return any(made_on.get(key) != other.get(key) for key in PROCESSOR_KEYS
+               if key in made_on and key in other)
+
+
+def describe_machine(entry: dict) -> str:
+    """A `machine` entry in a few words: 'AMD EPYC 7763 [avx2, fma], torch AVX2'."""
+    text = f"{entry.get('cpu') or entry.get('arch') or 'an unnamed processor'} " \
+           f"[{', '.join(entry.get('isa') or [])}]"
+    capability = entry.get("torch_cpu_capability")
+    return f"{text}, torch {capability}" if capability else text
+
+
+def other_versions(record: dict, other: dict, names=RECORDED_LIBRARIES) -> list[str]:
+    """'torch 2.13.0 vs 2.12.0' for each of `names` whose version (`<name>_version`) both
+    records name and that differs."""
+    keys = [(name, f"{name}_version") for name in names]
+    return [f"{name} {record[key]} vs {other[key]}" for name, key in keys
+            if key in record and key in other and record[key] != other[key]]
+
+
+def _elsewhere_findings(path: Path, provenance: dict, here: Here) -> list[Finding]:
+    """An output made on another kind of processor, or with other library versions, than
+    this machine has: informational findings (kind ELSEWHERE)."""
+    findings = []
+    made_on = provenance.get("machine")
+    if isinstance(made_on, dict) and other_processor(made_on, here.machine):
+        findings.append(Finding(str(path), f"made on another processor: "
+                                           f"{describe_machine(made_on)} vs this machine's "
+                                           f"{describe_machine(here.machine)}", ELSEWHERE))
+    versions = other_versions(provenance, here.versions)
+    if versions:
+        findings.append(Finding(str(path), f"made with other library versions: "
+                                           f"{', '.join(versions)}", ELSEWHERE))
+    return findings
+
+
 def _config_findings(path: Path, provenance: dict, config: dict | None) -> list[Finding]:
     used = provenance.get("config")
     if config is None or not used or "rule" not in used:
@@ -151,7 +220,12 @@ def audit_report(target: str | os.PathLike, config_files: list[str | os.PathLike
                                 f"workflow ran in (the one that holds results/)")
     config = compose(config_files, default=config_files[0]).values if config_files else None
     findings, checked = audit(target, config, root=root)
-    plural = "s" if len(findings) != 1 else ""
-    return findings, (f"audited {checked} outputs and inputs from {target}: "
-                      f"{len(findings) or 'no'} finding{plural}")
+    off = sum(finding.kind == OFF for finding in findings)
+    elsewhere = len({finding.path for finding in findings if finding.kind == ELSEWHERE})
+    plural = "s" if off != 1 else ""
+    summary = f"audited {checked} outputs and inputs from {target}: {off or 'no'} finding{plural}"
+    if elsewhere:
+        summary += (f"; {elsewhere} output{'s' if elsewhere != 1 else ''} made on another "
+                    f"processor or with other library versions (informational)")
+    return findings, summary
 
