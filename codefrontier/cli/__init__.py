@@ -13,6 +13,7 @@ import logging
 import sys
 
 from codefrontier import __version__
+from codefrontier.base.threads import hold_to_job_cores
 from codefrontier.cli import analysis, audit, compare, data, evaluate, merge, plan, train
 
 STAGES = (data, train, merge, evaluate, analysis, audit, compare, plan)
@@ -78,6 +79,7 @@ def describe_subcommands(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    hold_to_job_cores()  # before any handler loads torch
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
