@@ -25,6 +25,8 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
+from codefrontier.base.kernels import kernel_settings
+
 log = logging.getLogger("codefrontier.base.provenance")
 
 BLOCK = 1 << 24
@@ -176,6 +178,7 @@ def machine() -> dict[str, str]:
              "isa": [name for name in DISPATCHED_ISA if name in flags]}
     if "torch" in sys.modules:  # never imported for this: a merge may not load it
         found["torch_cpu_capability"] = sys.modules["torch"].backends.cpu.get_cpu_capability()
+    found["kernels"] = kernel_settings()
     return found
 
 

@@ -27,6 +27,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from codefrontier.base.kernels import KERNEL_VARIABLES
 from codefrontier.base.layout import MERGE_FOLDER, MERGE_RECORD
 from codefrontier.base.provenance import (
     RECORDED_LIBRARIES,
@@ -88,6 +89,7 @@ def audit(target: str | os.PathLike, config: dict | None = None,
                                                f"current code is {current}"))
         findings += _config_findings(path, provenance, config)
         findings += _elsewhere_findings(path, provenance, here)
+        findings += _kernel_findings(path, provenance, config)
         for item in provenance.get("inputs") or []:
             finding, source = _input_finding(path, item, root)
             if finding:
@@ -190,6 +192,23 @@ def _elsewhere_findings(path: Path, provenance: dict, here: Here) -> list[Findin
         findings.append(Finding(str(path), f"made with other library versions: "
                                            f"{', '.join(versions)}", ELSEWHERE))
     return findings
+
+
+def _kernel_findings(path: Path, provenance: dict, config: dict | None) -> list[Finding]:
+    """An output computed with other kernel settings than the config's `kernels` mode
+    sets (informational, kind ELSEWHERE; records older than the mode name none)."""
+    made_on = provenance.get("machine")
+    if config is None or not isinstance(made_on, dict) or "kernels" not in made_on:
+        return []
+    from codefrontier.pipeline.workflow import job_environment
+
+    wanted = job_environment(config)
+    expected = {name: wanted[name] for name in KERNEL_VARIABLES if name in wanted}
+    if made_on["kernels"] == expected:
+        return []
+    return [Finding(str(path), f"made with other kernels: {made_on['kernels'] or 'native'} "
+                               f"where the config's `kernels` sets {expected or 'none'}",
+                    ELSEWHERE)]
 
 
 def _config_findings(path: Path, provenance: dict, config: dict | None) -> list[Finding]:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from codefrontier.base.kernels import DEFAULT_KERNELS, kernel_environment
 from codefrontier.base.layout import (
     ALPHA_PREFIX,
     DATA,
@@ -337,7 +338,19 @@ def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
     }
     if rule not in slices:
         raise KeyError(rule)
-    return slices[rule]()
+    return {**slices[rule](), **_kernels_slice(config, rule)}
+
+
+# the rules whose outputs torch computes: another kernels mode gives other bits
+COMPUTED_WITH_TORCH = ("model_init", "sft", "rl", "merge", "sample", "second_attempt")
+
+
+def _kernels_slice(config: dict, rule: str) -> dict:
+    """A pinned kernels mode, in the slices of the rules torch computes ({} for the
+    native default, so that those slices stay as they were and a change of mode reruns
+    exactly these jobs)."""
+    mode = config.get("kernels", DEFAULT_KERNELS)
+    return {"kernels": mode} if mode != DEFAULT_KERNELS and rule in COMPUTED_WITH_TORCH else {}
 
 
 def provenance_option(config: dict, rule: str, **wildcards: str) -> str:
@@ -476,12 +489,19 @@ def merge_options(config: dict) -> str:
                     for model, m in config["models"].items() if m.get("merge"))
 
 
+def job_environment(config: dict) -> dict[str, str]:
+    """The variables every job starts with: the config's `environment`, and the ones
+    its `kernels` mode sets (base/kernels.py)."""
+    return {**kernel_environment(config.get("kernels", DEFAULT_KERNELS)),
+            **{name: str(value) for name, value in (config.get("environment") or {}).items()}}
+
+
 def set_job_environment(config: dict) -> None:
-    """Export the config's `environment` to every job this Snakemake starts (and to the
-    jobs of a cluster, which read the Snakefile again); a variable the user already set
-    keeps its value."""
-    for name, value in (config.get("environment") or {}).items():
-        os.environ.setdefault(name, str(value))
+    """Export job_environment to every job this Snakemake starts (and to the jobs of a
+    cluster, which read the Snakefile again); a variable the user already set keeps its
+    value."""
+    for name, value in job_environment(config).items():
+        os.environ.setdefault(name, value)
 
 
 class RuleHelpers:
