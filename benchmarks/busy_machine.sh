@@ -18,23 +18,11 @@ loops_per_core=${3:-2}
 cores=$(nproc)
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-export HF_HUB_OFFLINE=1 OMP_NUM_THREADS=2
-export GLIBC_TUNABLES="glibc.malloc.mmap_threshold=4294967295:glibc.malloc.trim_threshold=4294967295"
-
-sft() {  # policy load
-  local out="$work/$1-$2"
-  OMP_WAIT_POLICY=$1 python -m codefrontier.cli train sft --model "$results/tiny/init" \
-    --data "$results/data/sft.parquet" --out "$out" --set max_steps="$steps" \
-    --set per_device_train_batch_size=1 --set gradient_accumulation_steps=2 \
-    --set learning_rate=0.002 --set seed=0 > "$out.log" 2>&1
-  local runtime
-  runtime=$(grep -o "'train_runtime': '\?[0-9.]*" "$out.log" | grep -o '[0-9.]*$' | tail -1)
-  echo "$1 $2 ${runtime} s $(sha256sum "$out/model.safetensors" | cut -c1-12)"
-}
+source "$(dirname "$0")/sft_steps.sh"
 
 for policy in ACTIVE PASSIVE; do
-  sft "$policy" quiet
+  sft_steps "$policy, quiet" OMP_WAIT_POLICY="$policy"
   for _ in $(seq $((cores * loops_per_core))); do (while :; do :; done) & done
-  sft "$policy" "busy($loops_per_core/core)"
+  sft_steps "$policy, beside $loops_per_core loops per core" OMP_WAIT_POLICY="$policy"
   kill $(jobs -p); wait 2>/dev/null || true
 done

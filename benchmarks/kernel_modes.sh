@@ -14,32 +14,18 @@ results=$(realpath "${1:-results}")
 steps=${2:-30}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export HF_HUB_OFFLINE=1 OMP_NUM_THREADS=2
-export GLIBC_TUNABLES="glibc.malloc.mmap_threshold=4294967295:glibc.malloc.trim_threshold=4294967295"
+source "$(dirname "$0")/sft_steps.sh"
 echo "processor: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs);" \
-     "$(grep -m1 -o 'avx512f\|amx_tile' /proc/cpuinfo | sort -u | xargs || true)"
+     "$(grep -o 'avx512f\|amx_tile' /proc/cpuinfo | sort -u | xargs || true)"
 
-sft() {  # name VAR=VALUE ...
-  local name=$1; shift
-  local out="$work/$name"
-  env "$@" python -m codefrontier.cli train sft --model "$results/tiny/init" \
-    --data "$results/data/sft.parquet" --out "$out" --set max_steps="$steps" \
-    --set per_device_train_batch_size=1 --set gradient_accumulation_steps=2 \
-    --set learning_rate=0.002 --set seed=0 > "$out.log" 2>&1
-  local runtime
-  runtime=$(grep -o "'train_runtime': '\?[0-9.]*" "$out.log" | grep -o '[0-9.]*$' | tail -1)
-  printf '%-34s %s  %6s s\n' "$name" "$(sha256sum "$out/model.safetensors" | cut -c1-12)" \
-    "$runtime"
-}
-
-sft native
-sft "native, again"
-sft "native, one thread" OMP_NUM_THREADS=1
-sft "ATen avx2" ATEN_CPU_CAPABILITY=avx2
-sft "MKL_CBWR=AVX2" MKL_CBWR=AVX2
-sft "oneDNN AVX2" ONEDNN_MAX_CPU_ISA=AVX2
-sft "MKL_CBWR=COMPATIBLE" MKL_CBWR=COMPATIBLE
-sft "reproducible (all three)" ATEN_CPU_CAPABILITY=avx2 MKL_CBWR=COMPATIBLE \
+sft_steps native
+sft_steps "native, again"
+sft_steps "native, one thread" OMP_NUM_THREADS=1
+sft_steps "ATen avx2" ATEN_CPU_CAPABILITY=avx2
+sft_steps "MKL_CBWR=AVX2" MKL_CBWR=AVX2
+sft_steps "oneDNN AVX2" ONEDNN_MAX_CPU_ISA=AVX2
+sft_steps "MKL_CBWR=COMPATIBLE" MKL_CBWR=COMPATIBLE
+sft_steps "reproducible (all three)" ATEN_CPU_CAPABILITY=avx2 MKL_CBWR=COMPATIBLE \
   ONEDNN_MAX_CPU_ISA=AVX2
-sft "reproducible, again" ATEN_CPU_CAPABILITY=avx2 MKL_CBWR=COMPATIBLE \
+sft_steps "reproducible, again" ATEN_CPU_CAPABILITY=avx2 MKL_CBWR=COMPATIBLE \
   ONEDNN_MAX_CPU_ISA=AVX2
