@@ -11,12 +11,12 @@ from codefrontier.base import threads
 from codefrontier.judge.pool import workers_per_process
 
 CLEAN = {k: v for k, v in os.environ.items()
-         if k not in (*threads.THREAD_VARIABLES, "SLURM_CPUS_PER_TASK", "OMP_WAIT_POLICY")}
+         if k not in (*threads.THREAD_VARIABLES, "SLURM_CPUS_PER_TASK", "GOMP_SPINCOUNT")}
 
 
 @pytest.fixture
 def clean_environment(monkeypatch):
-    for name in (*threads.THREAD_VARIABLES, "SLURM_CPUS_PER_TASK", "OMP_WAIT_POLICY"):
+    for name in (*threads.THREAD_VARIABLES, "SLURM_CPUS_PER_TASK", "GOMP_SPINCOUNT"):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
 
@@ -45,16 +45,16 @@ def run(code: str, env: dict, *prefix: str) -> str:
 
 HELD = ("from codefrontier.base.threads import hold_to_job_cores; hold_to_job_cores(); "
         "import os, torch; print(torch.get_num_threads(), os.environ['MKL_NUM_THREADS'], "
-        "os.environ['OMP_WAIT_POLICY'])")
+        "os.environ['GOMP_SPINCOUNT'])")
 
 
 def test_torch_and_the_math_libraries_follow_the_job_not_the_machine():
     # one CPU of the affinity mask: torch's pool and its children's libraries get one
-    assert run(HELD, CLEAN, "taskset", "-c", "0") == ["1", "1", "PASSIVE"]
-    assert run(HELD, {**CLEAN, "SLURM_CPUS_PER_TASK": "1"}) == ["1", "1", "PASSIVE"]
+    assert run(HELD, CLEAN, "taskset", "-c", "0") == ["1", "1", "1000"]
+    assert run(HELD, {**CLEAN, "SLURM_CPUS_PER_TASK": "1"}) == ["1", "1", "1000"]
     # what the user set keeps its value
-    assert run(HELD, {**CLEAN, "OMP_NUM_THREADS": "1", "OMP_WAIT_POLICY": "ACTIVE"}) == \
-        ["1", "1", "ACTIVE"]
+    assert run(HELD, {**CLEAN, "OMP_NUM_THREADS": "1", "GOMP_SPINCOUNT": "300000"}) == \
+        ["1", "1", "300000"]
 
 
 def test_a_loaded_torch_is_resized():

@@ -11,9 +11,11 @@ A job's cores, first found of:
 
 `hold_to_job_cores()` runs once when the command line starts, before torch is imported:
 it exports the count to the math libraries' variables (so that subprocesses follow it),
-asks OpenMP's waiting threads to sleep rather than spin (`OMP_WAIT_POLICY=PASSIVE`: on a
-machine shared with other work, threads that spin at a barrier burn the cores their
-siblings need; benchmarks/README.md, "Jobs on a busy machine"), and sizes torch's
+shortens how long OpenMP's idle threads spin before they sleep (GNU OpenMP's
+GOMP_SPINCOUNT, 300,000 by default, to the 1,000 it takes itself when it knows the CPUs
+are oversubscribed: on a machine shared with other work, threads that spin at a barrier
+burn the time their siblings need; benchmarks/README.md, "SFT on a busy machine"),
+and sizes torch's
 intra-op pool, which reads OMP_NUM_THREADS when torch loads. (Its inter-op pool ignores
 both, but starts no thread until a `torch.jit.fork`, which nothing here calls.) A
 variable the user set keeps its value.
@@ -27,7 +29,7 @@ import sys
 # the math libraries' thread counts, as Snakemake's shell sets them
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                     "GOTO_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
-WAIT_POLICY = ("OMP_WAIT_POLICY", "PASSIVE")
+SPIN_COUNT = ("GOMP_SPINCOUNT", "1000")
 
 
 def _positive(value: str | None) -> int | None:
@@ -49,13 +51,13 @@ def job_cores() -> int:
 
 
 def hold_to_job_cores() -> int:
-    """Export the job's core count and OpenMP's wait policy to this process's libraries
+    """Export the job's core count and OpenMP's spin count to this process's libraries
     and its children (torch, loaded later, reads them); size torch's intra-op pool if it
     is loaded already. Returns the count."""
     cores = job_cores()
     for variable in THREAD_VARIABLES:
         os.environ.setdefault(variable, str(cores))
-    os.environ.setdefault(*WAIT_POLICY)
+    os.environ.setdefault(*SPIN_COUNT)
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
     return cores
