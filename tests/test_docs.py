@@ -68,3 +68,10 @@ def test_every_readme_command_parses(line):
         build_parser().parse_args(as_written(line))
     except SystemExit as stop:
         pytest.fail(f"{line}: the command line does not parse (exit {stop.code})")
+
+
+def test_the_docs_index_names_every_page():
+    index = (REPO / "docs" / "README.md").read_text()
+    linked = {target.split("#")[0] for target in LINK.findall(index)}
+    pages = {page.name for page in (REPO / "docs").glob("*.md")} - {"README.md"}
+    assert pages <= linked, f"not in docs/README.md: {sorted(pages - linked)}"
