@@ -13,6 +13,7 @@ from test_training import FAST_SUM, SLOW_SUM, answer, sum_problem
 from codefrontier.base.kernels import DEFAULT_KERNELS, KERNEL_MODES, kernel_environment
 from codefrontier.base.provenance import write_provenance
 from codefrontier.base.tables import write_records
+from codefrontier.base.threads import THREAD_VARIABLES
 from codefrontier.pipeline import workflow as wf
 from codefrontier.pipeline.audit import ELSEWHERE, audit
 from codefrontier.problems.schema import save_problems
@@ -90,8 +91,10 @@ def test_a_few_sft_steps_in_the_reproducible_mode_give_the_recorded_weights(tmp_
                    for p in problems
                    for variant, program in (("efficient", FAST_SUM), ("slow", SLOW_SUM))],
                   tmp_path / "sft.parquet")
+    # one thread in every library: MKL's pinned branch gives other sums on two threads,
+    # and a command run in this process may have exported another count
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
-           "OMP_NUM_THREADS": "1", **kernel_environment("reproducible")}
+           **{name: "1" for name in THREAD_VARIABLES}, **kernel_environment("reproducible")}
 
     def cli(*args):
         done = subprocess.run([sys.executable, "-m", "codefrontier.cli", *map(str, args)],
