@@ -15,10 +15,9 @@ shortens how long OpenMP's idle threads spin before they sleep (GNU OpenMP's
 GOMP_SPINCOUNT, 300,000 by default, to the 1,000 it takes itself when it knows the CPUs
 are oversubscribed: on a machine shared with other work, threads that spin at a barrier
 burn the time their siblings need; benchmarks/README.md, "SFT on a busy machine"),
-and sizes torch's
-intra-op pool, which reads OMP_NUM_THREADS when torch loads. (Its inter-op pool ignores
-both, but starts no thread until a `torch.jit.fork`, which nothing here calls.) A
-variable the user set keeps its value.
+and sizes torch's intra-op pool, which reads OMP_NUM_THREADS when torch loads. (Its
+inter-op pool ignores both, but starts no thread until a `torch.jit.fork`, which nothing
+here calls.) A variable the user set keeps its value.
 """
 
 from __future__ import annotations
@@ -42,12 +41,11 @@ def _positive(value: str | None) -> int | None:
 
 def job_cores() -> int:
     """The cores this job may use (module docstring), at least one."""
-    affinity = len(os.sched_getaffinity(0))
     for variable in ("OMP_NUM_THREADS", "SLURM_CPUS_PER_TASK"):
         count = _positive(os.environ.get(variable))
         if count:
             return count
-    return max(1, affinity)
+    return max(1, len(os.sched_getaffinity(0)))
 
 
 def hold_to_job_cores() -> int:
