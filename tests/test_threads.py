@@ -62,3 +62,16 @@ def test_a_loaded_torch_is_resized():
             "from codefrontier.base.threads import hold_to_job_cores; "
             "print(hold_to_job_cores(), torch.get_num_threads())")
     assert run(code, {**CLEAN, "OMP_NUM_THREADS": "1"}) == ["1", "1"]
+
+
+def test_the_command_line_holds_its_process_and_main_alone_leaves_the_environment(
+        clean_environment):
+    from codefrontier.cli import main
+
+    shown = ("import runpy, sys, os; sys.argv = ['codefrontier', '--version']\n"
+             "try: runpy.run_module('codefrontier.cli', run_name='__main__')\n"
+             "except SystemExit: print(os.environ['MKL_NUM_THREADS'])")
+    assert run(shown, CLEAN, "taskset", "-c", "0")[-1] == "1"
+    # a command that gets past its arguments (and fails on its missing folders)
+    assert main(["compare", "/nonexistent/a", "/nonexistent/b"]) == 2
+    assert not any(name in os.environ for name in threads.THREAD_VARIABLES)

@@ -78,8 +78,8 @@ def describe_subcommands(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command line (the process's own when argv is None)."""
     args = build_parser().parse_args(argv)
-    hold_to_job_cores()  # before any handler loads torch
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
@@ -91,3 +91,12 @@ def main(argv: list[str] | None = None) -> int:
     except (FileNotFoundError, FileExistsError, ValueError, KeyError, RuntimeError) as error:
         print(f"codefrontier {args.command}: error: {error}", file=sys.stderr)
         return 2
+
+
+def run() -> int:
+    """The `codefrontier` script and `python -m codefrontier.cli`: hold the process to its
+    job's cores before any handler loads torch, then run its command line. (main() alone,
+    as tests and benchmarks call it in their own process, leaves that process's
+    environment as it is.)"""
+    hold_to_job_cores()
+    return main()

@@ -2,6 +2,6 @@
 
 import sys
 
-from codefrontier.cli import main
+from codefrontier.cli import run
 
-sys.exit(main())
+sys.exit(run())
