@@ -8,7 +8,10 @@
 # SFT data (default: results), with the SFT rule's two threads, once per setting of the
 # variables that pin the kernels (codefrontier/base/kernels.py), and prints per setting
 # the weights' sha256, the seconds of train_runtime and the processor. Equal hashes:
-# the variables changed nothing the run computes on this processor.
+# the variables changed nothing the run computes on this processor. The last row runs
+# the mode as an AVX2-only processor would: every library that reads the instruction
+# set told there is no AVX-512 (MKL's instruction cap, glibc's hwcaps for its math
+# functions and string routines); the mode should not notice.
 set -euo pipefail
 results=$(realpath "${1:-results}")
 steps=${2:-30}
@@ -29,3 +32,6 @@ sft_steps "reproducible (all three)" ATEN_CPU_CAPABILITY=avx2 MKL_CBWR=COMPATIBL
   ONEDNN_MAX_CPU_ISA=AVX2
 sft_steps "reproducible, again" ATEN_CPU_CAPABILITY=avx2 MKL_CBWR=COMPATIBLE \
   ONEDNN_MAX_CPU_ISA=AVX2
+sft_steps "reproducible, AVX-512 hidden" ATEN_CPU_CAPABILITY=avx2 MKL_CBWR=COMPATIBLE \
+  ONEDNN_MAX_CPU_ISA=AVX2 MKL_ENABLE_INSTRUCTIONS=AVX2 \
+  GLIBC_TUNABLES="$GLIBC_TUNABLES:glibc.cpu.hwcaps=-AVX512F,-AVX512CD,-AVX512DQ,-AVX512BW,-AVX512VL"
