@@ -42,6 +42,11 @@ def write_checkpoint(folder, weights, inputs, **fields):
     write_provenance(folder, record(inputs, **fields))
 
 
+def write_verdicts(path, outcome, cpu_s):
+    write_table(path, [{"problem_id": "p1", "outcome": outcome, "cpu_s": [cpu_s],
+                        "peak_mb": [9.5], "timing_runs": [1]}], [SAMPLES], kind="verdicts")
+
+
 def frontier_rows(rate):
     return [{"model": "tiny", "setting": "reasoning", "checkpoint": checkpoint,
              "difficulty": "all", "rate_correct": value}
@@ -62,8 +67,7 @@ def build_run(root, monkeypatch):
     write_checkpoint(root / MERGE, [1.25, 2.25], [SFT, RL], kind="merge")
     write_merge_record(MERGE, MERGE_RECORD)
     write_table(SAMPLES, [{"problem_id": "p1", "completion": "print(1)"}], [RL], kind="samples")
-    write_table(VERDICTS, [{"problem_id": "p1", "outcome": "correct"}], [SAMPLES],
-                kind="verdicts")
+    write_verdicts(VERDICTS, "correct", cpu_s=0.11)
     write_table(layout.FRONTIER, frontier_rows(0.5), [VERDICTS], kind="frontier")
 
 
@@ -133,6 +137,17 @@ def test_equal_rows_made_on_another_machine_are_equal(runs, capsys):
                   metadata=parquet_metadata({**provenance, "machine": ANOTHER_MACHINE}))
     assert path.read_bytes() != (a / layout.FRONTIER).read_bytes()
     assert main(["compare", str(a), str(b)]) == 0
+
+
+def test_verdicts_differ_by_what_they_decide_not_by_what_they_measured(runs, capsys,
+                                                                         monkeypatch):
+    a, b = runs
+    monkeypatch.chdir(b)  # where its inputs are recorded from
+    write_verdicts(VERDICTS, "correct", cpu_s=0.13)  # the same program, timed again
+    assert main(["compare", str(a), str(b)]) == 0
+    write_verdicts(VERDICTS, "optimization_failure", cpu_s=0.13)
+    assert main(["compare", str(a), str(b)]) == 1
+    assert "first difference: verdicts, 1 of 1 outputs" in capsys.readouterr().out
 
 
 def test_differing_rows_and_outputs_only_one_run_has_are_listed(runs, capsys):

@@ -33,6 +33,10 @@ VERDICTS_SCHEMA = pa.schema([
     ("error", pa.string()),
     ("isolation", pa.string()),
 ])
+# the columns that measure each test's run rather than decide its verdict: CPU time,
+# memory and how often a run near the limit was timed move from run to run on any
+# machine, so two runs that decided alike differ there (codefrontier compare)
+MEASURED_COLUMNS = ("cpu_s", "peak_mb", "timing_runs")
 
 
 def load_samples(path: str | os.PathLike) -> list[Sample]:

@@ -4,7 +4,8 @@ RUN_A and RUN_B are workflow roots (the folders that hold results/). Their outpu
 taken stage by stage in the workflow's order (STAGES: problems, SFT data, ..., tables)
 and each output present in both runs is compared by its content hash (`output_hash`:
 a checkpoint's weights, a table's rows, never the provenance record beside them, which
-names the machine). The first stage with a difference is reported with, for each
+names the machine; verdicts without the columns that measure each test's run, which
+move from run to run: judge.files.MEASURED_COLUMNS). The first stage with a difference is reported with, for each
 output that differs, both hashes, the machines that made them and the versions (code,
 Python, libraries) their records differ in: every later stage is expected to differ
 from there on, and is only named. Then outputs that only one run has, and the tables'
@@ -28,6 +29,7 @@ from codefrontier.base.provenance import (
     file_sha256,
     read_provenance,
 )
+from codefrontier.judge.files import MEASURED_COLUMNS
 from codefrontier.pipeline.audit import describe_machine, other_versions
 
 SFT_DATA = layout.DATA.fill(split="sft")
@@ -41,11 +43,13 @@ VERSIONS = ("code", "codefrontier", "python", *RECORDED_LIBRARIES)
 @dataclass(frozen=True)
 class Stage:
     """A step of the workflow and the layout paths (PathTemplates or plain paths) its
-    outputs lie at, `exclude` left out."""
+    outputs lie at, `exclude` left out; `measured`: table columns left out of the
+    comparison."""
 
     name: str
     paths: tuple[str, ...]
     exclude: tuple[str, ...] = ()
+    measured: tuple[str, ...] = ()
 
     def outputs(self, root: Path) -> list[str]:
         """The stage's outputs present under the workflow root `root`, relative to it."""
@@ -69,34 +73,38 @@ STAGES = (
     Stage("RL runs", (layout.RL_FOLDER,)),
     Stage("merges", (layout.MERGE_FOLDER, layout.MERGE_RECORD)),
     Stage("samples", (layout.SAMPLES,)),
-    Stage("verdicts", (layout.VERDICTS,)),
+    Stage("verdicts", (layout.VERDICTS,), measured=MEASURED_COLUMNS),
     Stage("second-attempt samples", (layout.SECOND_ATTEMPT_SAMPLES,)),
-    Stage("second-attempt verdicts", (layout.SECOND_ATTEMPT_VERDICTS,)),
+    Stage("second-attempt verdicts", (layout.SECOND_ATTEMPT_VERDICTS,),
+          measured=MEASURED_COLUMNS),
     Stage("tables", TABLES),
 )
 
 
-def output_hash(path: Path) -> str:
+def output_hash(path: Path, measured: tuple[str, ...] = ()) -> str:
     """An output's content hash: a checkpoint folder's weights and JSON files
-    (provenance.checkpoint_sha256), a parquet table's schema and rows (`table_sha256`),
-    the folder a merge record (layout.MERGE_RECORD) names, any other file's sha256."""
+    (provenance.checkpoint_sha256), a parquet table's schema and rows less its
+    `measured` columns (`table_sha256`), the folder a merge record (layout.MERGE_RECORD)
+    names, any other file's sha256."""
     if path.is_dir():
         return checkpoint_sha256(path)
     if path.suffix == ".parquet":
-        return table_sha256(path)
+        return table_sha256(path, without=measured)
     if layout.MERGE_RECORD.parse(path):
         return str(_record(path).get("checkpoint_sha256"))
     return file_sha256(path)
 
 
-def table_sha256(path: str | os.PathLike) -> str:
-    """sha256 of a parquet table's schema and rows, its footer's metadata excepted: the
-    provenance record there names the machine and the code, so equal rows made on two
-    machines are two different files."""
+def table_sha256(path: str | os.PathLike, without: tuple[str, ...] = ()) -> str:
+    """sha256 of a parquet table's schema and rows, its footer's metadata and the
+    columns `without` excepted: the provenance record there names the machine and the
+    code, so equal rows made on two machines are two different files."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = pq.read_table(path).replace_schema_metadata(None).combine_chunks()
+    table = pq.read_table(path).replace_schema_metadata(None)
+    table = table.drop_columns([name for name in without if name in table.column_names])
+    table = table.combine_chunks()
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table)
@@ -149,7 +157,7 @@ def compare_stage(stage: Stage, run_a: Path, run_b: Path) -> StageComparison:
                              (sorted(outputs[0] - outputs[1]), sorted(outputs[1] - outputs[0])))
     for relative in result.compared:
         paths = (run_a / relative, run_b / relative)
-        hashes = tuple(output_hash(path) for path in paths)
+        hashes = tuple(output_hash(path, stage.measured) for path in paths)
         if hashes[0] != hashes[1]:
             result.differ.append(Difference(relative, hashes,
                                             tuple(_record(path) for path in paths)))
