@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # System packages the tests need on a fresh Debian machine (root): bubblewrap, the
-# sandbox of codefrontier.sandbox.terminal (tests/test_terminal.py). Idempotent and quiet:
+# sandbox of codefrontier.sandbox.terminal (tests/test_terminal.py), and qemu-user, which
+# runs the kernels mode's SFT steps as another processor (tests/test_kernels.py).
+# Idempotent and quiet:
 # nothing is fetched when every package is installed already.
 set -euo pipefail
 
-packages=(bubblewrap)
+packages=(bubblewrap qemu-user)
 missing=()
 for package in "${packages[@]}"; do
     if [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" != "install ok installed" ]; then

@@ -1,6 +1,7 @@
 """The kernels mode: what it sets in every job, which jobs it reruns, what the audit
 says of it, and a few SFT steps in the reproducible mode giving recorded weights."""
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,16 @@ def test_a_few_sft_steps_in_the_reproducible_mode_give_the_recorded_weights(tmp_
     found = few_sft_steps(tmp_path, "reproducible")
     assert found == RECORDED, \
         f"{found}: other weights than recorded on this processor ({cpu_model()})"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("qemu-x86_64") is None,
+                    reason="qemu-user is not installed (make test installs it as root on Debian)")
+def test_the_same_steps_on_an_emulated_intel_avx2_processor_give_the_recorded_weights(
+        tmp_path):
+    """QEMU answers CPUID as an Intel Haswell (AVX2, FMA): where the native kernels give
+    other weights there than here, the mode must give the recorded ones
+    (benchmarks/emulated_processors.py)."""
+    found = few_sft_steps(tmp_path, "reproducible", ("qemu-x86_64", "-cpu", "Haswell"),
+                          timeout_s=1800)
+    assert found == RECORDED, f"{found}: other weights than recorded on an emulated Haswell"
