@@ -7,7 +7,7 @@
 # twice, each in its own workflow root: OUT/quiet on an otherwise idle machine, then
 # OUT/busy beside LOOPS_PER_CORE (default 2) busy-looping processes per core, where its
 # fair share of the CPU is 1 / (1 + LOOPS_PER_CORE). Prints each run's wall seconds and
-# their ratio, each rule's summed job seconds (Snakemake's benchmark files) in both runs,
+# their ratio, each run's seconds per stage (`codefrontier timings`),
 # and `codefrontier compare` of the two (whether the load changed any output: it should
 # not, since the judge's limits are on CPU time, not wall time).
 # Run it after `make install`; OUT must not exist yet. About 30 minutes quiet on 2 cores.
@@ -40,21 +40,8 @@ busy=$(cat "$out/busy.seconds")
 echo "processor: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs), $(nproc) cores"
 echo "main job quiet: $quiet s; beside $loops_per_core loops per core: $busy s" \
   "($(awk "BEGIN {printf \"%.2f\", $busy / $quiet}")x)"
-"$bin/python" - "$out" <<'EOF'
-import sys
-from pathlib import Path
-
-import pandas as pd
-
-out = Path(sys.argv[1])
-seconds = {}
-for run in ("quiet", "busy"):
-    for tsv in (out / run / "results" / "benchmarks").rglob("*.tsv"):
-        rule = tsv.relative_to(out / run / "results" / "benchmarks").parts[0]
-        seconds.setdefault(rule, {}).setdefault(run, 0.0)
-        seconds[rule][run] += float(pd.read_csv(tsv, sep="\t")["s"].sum())
-table = pd.DataFrame(seconds).T.fillna(0.0).sort_values("quiet", ascending=False)
-table["ratio"] = table["busy"] / table["quiet"]
-print(table.round(2).to_string())
-EOF
+for run in quiet busy; do
+  echo "$run, per stage:"
+  "$bin/codefrontier" timings "$out/$run/results/benchmarks"
+done
 "$bin/codefrontier" compare "$out/quiet" "$out/busy" || true

@@ -5,12 +5,12 @@ taken stage by stage in the workflow's order (STAGES: problems, SFT data, ..., t
 and each output present in both runs is compared by its content hash (`output_hash`:
 a checkpoint's weights, a table's rows, never the provenance record beside them, which
 names the machine; verdicts without the columns that measure each test's run, which
-move from run to run: judge.files.MEASURED_COLUMNS). The first stage with a difference is reported with, for each
-output that differs, both hashes, the machines that made them and the versions (code,
-Python, libraries) their records differ in: every later stage is expected to differ
-from there on, and is only named. Then outputs that only one run has, and the tables'
-differing rows (sorted by their key columns, every column compared exactly: the same
-inputs and seeds must give the same bits).
+move from run to run: judge.files.MEASURED_COLUMNS). The first stage with a difference
+is reported with, for each output that differs, both hashes, the machines that made
+them and the versions (code, Python, libraries) their records differ in: every later
+stage is expected to differ from there on, and is only named. Then outputs that only
+one run has, and the tables' differing rows (sorted by their key columns, every column
+compared exactly: the same inputs and seeds must give the same bits).
 """
 
 from __future__ import annotations
