@@ -10,6 +10,7 @@ from snakemake.utils import min_version
 
 from codefrontier.base import layout
 from codefrontier.pipeline import workflow as wf
+from codefrontier.pipeline.snakefile import take_run_config
 
 min_version("9.0")
 
@@ -17,7 +18,7 @@ min_version("9.0")
 # The run's config: the --configfile files (the checkout's config.yaml when none), each a
 # whole grid or an overlay that names what it `extends:`, then --config; validated, checked
 # across keys, and printed with the files it came from (codefrontier/pipeline/configfiles.py)
-grid = wf.take_run_config(config, workflow)
+grid = take_run_config(config, workflow)
 
 MODELS = list(config["models"])
 SETTINGS = config["settings"]

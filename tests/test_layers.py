@@ -44,3 +44,14 @@ def test_the_data_layer_cannot_reach_into_the_judge(copy):
     broken = lint_imports(copy)
     assert broken.returncode == 1, broken.stdout + broken.stderr
     assert "codefrontier.suite.scratch -> codefrontier.judge.child" in broken.stdout
+
+
+def test_two_modules_that_import_each_other_break_the_contract(copy):
+    """A circle is a cycle even where the layers allow both arrows (one package)."""
+    (copy / "codefrontier" / "generation" / "scratch.py").write_text(
+        "from codefrontier.generation.options import SampleOptions\n")
+    options = copy / "codefrontier" / "generation" / "options.py"
+    options.write_text(options.read_text() + "\nfrom codefrontier.generation import scratch\n")
+    broken = lint_imports(copy)
+    assert broken.returncode == 1, broken.stdout + broken.stderr
+    assert "No cycles are allowed in codefrontier.generation" in broken.stdout

@@ -1,5 +1,6 @@
 """Generation backends: one interface, `transformers` (CPU or GPU) and `vllm` (GPU)."""
 
-from codefrontier.generation.base import Backend, Generation, SamplingSettings, load_backend
+from codefrontier.generation.backends import load_backend
+from codefrontier.generation.base import Backend, Generation, SamplingSettings
 
 __all__ = ["Backend", "Generation", "SamplingSettings", "load_backend"]

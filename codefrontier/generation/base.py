@@ -51,18 +51,3 @@ class Backend(ABC):
 
     def close(self) -> None:  # noqa: B027 - backends without resources need nothing
         """Release the model (GPU memory)."""
-
-
-BACKENDS = ("transformers", "vllm")
-
-
-def load_backend(name: str, model: str, **options) -> Backend:
-    if name == "transformers":
-        from codefrontier.generation.transformers_backend import TransformersBackend
-
-        return TransformersBackend(model, **options)
-    if name == "vllm":
-        from codefrontier.generation.vllm_backend import VLLMBackend
-
-        return VLLMBackend(model, **options)
-    raise ValueError(f"unknown backend {name!r}: use {' or '.join(BACKENDS)}")

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from codefrontier.base.options import option
-from codefrontier.generation.base import BACKENDS, SamplingSettings
+from codefrontier.generation.backends import BACKENDS
+from codefrontier.generation.base import SamplingSettings
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,9 @@ from codefrontier.loaders.hub import hub_cache_dir, hub_is_off
 from codefrontier.pipeline import resources as res
 from codefrontier.pipeline.configfiles import ConfigError, Problem, RunConfig, close_match, report
 from codefrontier.pipeline.places import Places, model_reference
+from codefrontier.pipeline.prefetch import hub_items
+from codefrontier.pipeline.workflow import checkpoint_names, setting_sampling, trains_sft
+from codefrontier.pipeline.workflow import trained_in as runs_of  # trained_in is a check here
 from codefrontier.settings.registry import default_setting
 
 ERROR, WARNING = "error", "warning"
@@ -49,8 +52,6 @@ def check_hub(run: RunConfig, places: Places, command: str) -> None:
     cache: raise ConfigError naming what is not, and `command` (which fetches it)."""
     if not hub_is_off():
         return
-    from codefrontier.pipeline.prefetch import hub_items
-
     missing = [item for item in hub_items(run.values, places) if item.cached() is None]
     if missing:
         problems = [Problem(item.where, f"{item.repo} ({item.kind}) is not in the Hugging Face "
@@ -65,12 +66,6 @@ def check_hub(run: RunConfig, places: Places, command: str) -> None:
 
 def _models(config: dict):
     return (config.get("models") or {}).items()
-
-
-def checkpoint_names(model_config: dict) -> list[str]:
-    from codefrontier.pipeline.workflow import checkpoint_names as names
-
-    return names(model_config)
 
 
 def merge_endpoints(config: dict, places: Places) -> Iterator[Finding]:
@@ -134,8 +129,6 @@ def named_checkpoints(config: dict, places: Places) -> Iterator[Finding]:
 def trained_in(config: dict, places: Places) -> Iterator[Finding]:
     """A setting evaluates the runs of a setting of the grid that trains its own (no
     chains)."""
-    from codefrontier.pipeline.workflow import trained_in as runs_of
-
     settings = config.get("settings") or []
     for model, model_config in _models(config):
         for setting, source in (model_config["rl"].get("trained_in") or {}).items():
@@ -227,8 +220,6 @@ def model_references(config: dict, places: Places) -> Iterator[Finding]:
 def training_processes(config: dict, places: Places) -> Iterator[Finding]:
     """A training job starts `rl.processes` processes per node: one per GPU of the node on
     a GPU job, at most one per core on a CPU job; SFT of a hub model needs GPUs."""
-    from codefrontier.pipeline.workflow import trains_sft
-
     for model, model_config in _models(config):
         processes = model_config["rl"].get("processes", 1)
         for rule in ("sft", "rl"):
@@ -264,8 +255,6 @@ def training_processes(config: dict, places: Places) -> Iterator[Finding]:
 def sampling_engines(config: dict, places: Places) -> Iterator[Finding]:
     """vLLM's tensor parallelism spans the sample job's GPUs, on one node. The engine is
     the same in every setting (`sampling.per_setting` holds no engine field)."""
-    from codefrontier.pipeline.workflow import setting_sampling
-
     first_setting = (config.get("settings") or [default_setting()])[0]
     for model, model_config in _models(config):
         sampling = setting_sampling(config, first_setting, model)

@@ -21,6 +21,7 @@ from codefrontier.loaders.hub import (
     model_folder_is_complete,
 )
 from codefrontier.pipeline.places import Places, model_reference
+from codefrontier.pipeline.workflow import trains_sft
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,6 @@ class HubItem:
 def hub_items(config: dict, places: Places) -> list[HubItem]:
     """Every repository the config's jobs read from the Hub, once each."""
     from codefrontier.loaders.sources import SOURCES
-    from codefrontier.pipeline.workflow import trains_sft
 
     items: list[HubItem] = []
     for model, model_config in (config.get("models") or {}).items():
