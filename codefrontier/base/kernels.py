@@ -21,6 +21,11 @@ to what every x86-64 processor in use runs the same way (docs/default-results.md
 depend on each job's thread count (a reduction split over other threads rounds
 otherwise): that is the config's `threads` per rule, the same on every machine with at
 least that many cores.
+
+Not pinned: vLLM's CPU build (the `vllm` sampling backend without a GPU) loads one of
+its own kernel libraries (AVX-512 with BF16, AVX-512, AVX2) by what CPUID says, which
+no variable overrides; samples it draws can differ between an AVX2 and an AVX-512
+processor in either mode (benchmarks/vllm_kernels.py).
 """
 
 from __future__ import annotations
