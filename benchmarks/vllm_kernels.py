@@ -28,8 +28,10 @@ import time
 from pathlib import Path
 
 from codefrontier.base.kernels import kernel_environment
+from codefrontier.settings.registry import SETTINGS, default_setting
 
 MARK = "vllm-kernels: "  # the child's result line (vLLM writes to stdout too)
+RUNS = ("native", "avx2")  # the library vLLM takes here; the one an AVX2 processor gets
 
 
 def loaded_vllm_libraries() -> list[str]:
@@ -58,16 +60,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("checkpoint")
     parser.add_argument("problems")
-    parser.add_argument("--setting", default="reasoning")
+    parser.add_argument("--setting", default=default_setting(), choices=list(SETTINGS))
     parser.add_argument("--limit", type=int, default=48)
-    parser.add_argument("--runs", nargs=2, choices=["native", "avx2"], default=["native", "avx2"],
+    parser.add_argument("--runs", nargs=2, choices=RUNS, default=list(RUNS),
                         help="the two runs to compare (`native native`: vLLM against itself)")
-    parser.add_argument("--child", choices=["native", "avx2"], help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=RUNS, help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(MARK + json.dumps(child(args.checkpoint, args.problems, args.setting,
-                                      args.limit, args.out, args.child == "avx2")))
+                                      args.limit, args.out, args.child == RUNS[1])))
         return
 
     import pandas as pd
