@@ -30,22 +30,15 @@ from pathlib import Path
 from codefrontier.base.kernels import kernel_environment
 from codefrontier.settings.registry import SETTINGS, default_setting
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from vllm_kinds import KIND_BY_NAME, hide_cpu_features, loaded_vllm_libraries
+
 MARK = "vllm-kernels: "  # the child's result line (vLLM writes to stdout too)
 RUNS = ("native", "avx2")  # the library vLLM takes here; the one an AVX2 processor gets
 
 
-def loaded_vllm_libraries() -> list[str]:
-    """vLLM's kernel libraries mapped into this process."""
-    maps = Path("/proc/self/maps").read_text().split()
-    return sorted({Path(p).name for p in maps if "/vllm/_C" in p and p.endswith(".so")})
-
-
-def child(checkpoint: str, problems: str, setting: str, limit: int, out: str,
-          as_avx2: bool) -> dict:
-    import torch
-
-    if as_avx2:
-        torch.cpu._is_avx512_supported = lambda: False
+def child(checkpoint: str, problems: str, setting: str, limit: int, out: str) -> dict:
+    hide_cpu_features()
     from codefrontier.evaluate.sampling import sample_checkpoint
     from codefrontier.generation import SamplingSettings
 
@@ -69,13 +62,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.child:
         print(MARK + json.dumps(child(args.checkpoint, args.problems, args.setting,
-                                      args.limit, args.out, args.child == RUNS[1])))
+                                      args.limit, args.out)))
         return
 
     import pandas as pd
 
     env = {**os.environ, **kernel_environment("reproducible"),
            "VLLM_ENABLE_V1_MULTIPROCESSING": "0"}
+    shown_as = {"native": {}, "avx2": KIND_BY_NAME["avx2"].environment()}
     completions = []
     with tempfile.TemporaryDirectory() as folder:
         for index, run in enumerate(args.runs):
@@ -83,7 +77,8 @@ def main() -> None:
             done = subprocess.run([sys.executable, __file__, args.checkpoint, args.problems,
                                    "--setting", args.setting, "--limit", str(args.limit),
                                    "--child", run, "--out", str(out)],
-                                  env=env, capture_output=True, text=True)
+                                  env={**env, **shown_as[run]}, capture_output=True,
+                                  text=True)
             if done.returncode:
                 sys.exit(f"the {run} run failed:\n{done.stderr[-3000:]}")
             line = next(x for x in done.stdout.splitlines() if x.startswith(MARK))

@@ -227,6 +227,17 @@ def test_copies_of_a_program_are_judged_once():
     assert len({r.error for r in first + again}) == 1
 
 
+def test_a_fresh_judgment_runs_every_copy_again():
+    """`fresh` (a timing measured again: calibration's second judgment, the speed
+    reference) runs each copy, in the batch and after it: every error message differs."""
+    problem = stdin_problem("unique")
+    samples = [Sample(problem.problem_id, i, code=ONE_OF_A_KIND) for i in range(6)]
+    with JudgePool(workers=2) as pool:
+        first = pool.judge({problem.problem_id: problem}, samples)
+        again = pool.judge({problem.problem_id: problem}, samples, fresh=True)
+    assert len({r.error for r in again} | {first[0].error}) == 7
+
+
 def test_a_program_is_judged_afresh_under_other_limits_or_tests():
     variants = [stdin_problem("unique"), stdin_problem("unique", time_limit_s=1.5),
                 stdin_problem("unique", tests=(Test("1 2\n", "3"),))]

@@ -1,12 +1,12 @@
 """The kernels mode: what it sets in every job, which jobs it reruns, what the audit
 says of it, and a few SFT steps in the reproducible mode giving recorded weights."""
 
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 from kernel_steps import RECORDED, cpu_model, few_sft_steps
+from processors import EMULATED_HASWELL, needs_qemu
 
 from codefrontier.base.kernels import DEFAULT_KERNELS, KERNEL_MODES, kernel_environment
 from codefrontier.base.provenance import write_provenance
@@ -67,6 +67,7 @@ def test_the_audit_names_other_kernels_apart_from_its_findings(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.processor
 def test_a_few_sft_steps_in_the_reproducible_mode_give_the_recorded_weights(tmp_path):
     found = few_sft_steps(tmp_path, "reproducible")
     assert found == RECORDED, \
@@ -74,13 +75,13 @@ def test_a_few_sft_steps_in_the_reproducible_mode_give_the_recorded_weights(tmp_
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("qemu-x86_64") is None,
-                    reason="qemu-user is not installed (make test installs it as root on Debian)")
+@pytest.mark.processor
+@needs_qemu
 def test_the_same_steps_on_an_emulated_intel_avx2_processor_give_the_recorded_weights(
         tmp_path):
     """QEMU answers CPUID as an Intel Haswell (AVX2, FMA): where the native kernels give
     other weights there than here, the mode must give the recorded ones
     (benchmarks/emulated_processors.py)."""
-    found = few_sft_steps(tmp_path, "reproducible", ("qemu-x86_64", "-cpu", "Haswell"),
+    found = few_sft_steps(tmp_path, "reproducible", EMULATED_HASWELL,
                           timeout_s=1800)
     assert found == RECORDED, f"{found}: other weights than recorded on an emulated Haswell"

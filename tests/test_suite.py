@@ -16,8 +16,16 @@ from codefrontier.judge import JudgePool
 from codefrontier.problems.schema import load_problems
 from codefrontier.rewards import decade
 from codefrontier.suite.build import DECADES, build_bundled, instances, load_families, to_problem
-from codefrontier.suite.calibrate import Calibration, calibrate, calibration_table
+from codefrontier.suite.calibrate import (
+    MARGIN,
+    Calibration,
+    SlowCheck,
+    calibrate,
+    calibration_table,
+    moved_rungs,
+)
 from codefrontier.suite.spec import SCALE_SHARES
+from codefrontier.suite.speed import CALIBRATING_CPU_S, MachineSpeed, measure_speed
 
 FAMILIES = load_families()
 
@@ -173,6 +181,59 @@ def test_a_failure_that_stands_on_its_second_judgment_is_reported():
     assert not report.judged_twice
 
 
+def slow_check(cpu_s: list[float], verdicts: list[str], slowdown: float) -> SlowCheck:
+    """A quadratic program that breaks at 10^4 bytes on a problem with a 1 s limit and
+    tests in decades 2 to 5, judged up to its first failure."""
+    return SlowCheck("quadratic", 4, 1.0, MARGIN, verdicts, [150, 1500, 15000, 150000],
+                     cpu_s, slowdown)
+
+
+def test_margins_are_checked_in_the_calibrating_machines_seconds():
+    """A machine twice as slow: 0.6 s below the break decade is 0.3 s there, within a
+    third of the 1 s limit; 5.9 s at it is under 3 limits there. Twice as fast: a run
+    that finished in 1.6 s at the break decade needs 3.2 s there, beyond 3 limits."""
+    slower = slow_check([0.01, 0.6, 6.5], ["AC", "AC", "TLE"], slowdown=2.0)
+    assert slower.problems == []
+    short = slow_check([0.01, 0.6, 5.9], ["AC", "AC", "AC"], slowdown=2.0)
+    assert short.problems == ["quadratic program (break decade 4) finishes its first test "
+                              "of 10^4 bytes (AC, 2.95 s), under 3× the 1 s limit"]
+    faster = slow_check([0.01, 0.1, 1.6], ["AC", "AC", "AC"], slowdown=0.5)
+    assert faster.problems == []
+    assert slow_check([0.01, 0.2, 3.0], ["AC"] * 3, slowdown=0.5).problems[0].startswith(
+        "quadratic program (break decade 4) is AC in 0.40 s below 10^4")
+
+
+def test_a_machine_outside_the_envelope_is_named_with_the_rungs_it_moves():
+    """Four times slower than the calibrating machine: the margins still hold in its
+    seconds (judged under 12 limits here), but under the 1 s limit itself the quadratic
+    program runs out of time at 10^3 bytes here, so R_4 rejects it on this machine; four times faster, it passes
+    its first test of 10^4 bytes, and R_5 accepts it."""
+    slower = MachineSpeed((CALIBRATING_CPU_S * 4,) * 3)
+    assert not slower.within(MARGIN)
+    assert "4.00× slower than it, OUTSIDE the 3× envelope" in slower.describe(MARGIN)
+    assert "by 1.33×" in slower.describe(MARGIN)
+    faster = MachineSpeed((CALIBRATING_CPU_S / 4,))
+    assert "4.00× faster than it, OUTSIDE" in faster.describe(MARGIN)
+    assert MachineSpeed((CALIBRATING_CPU_S * 2.9,)).within(MARGIN)
+
+    def report(check):
+        return Calibration("bundled/x/eval-0", 5, 1.0, "correct", 0.01, [check], "WA",
+                           slowdown=check.slowdown)
+
+    on_slower = report(slow_check([0.04, 1.2, 12.1], ["AC", "AC", "TLE"], slowdown=4.0))
+    assert on_slower.problems == []
+    assert moved_rungs([on_slower]) == [
+        "bundled/x/eval-0: the quadratic program breaks at 10^3 bytes here, by design it "
+        "breaks at 10^4 bytes: R_4 rejects it here"]
+    on_faster = report(slow_check([0.001, 0.01, 0.8, 0.9], ["AC"] * 3 + ["TLE"], 0.25))
+    assert on_faster.problems == []
+    assert moved_rungs([on_faster]) == [
+        "bundled/x/eval-0: the quadratic program breaks at 10^5 bytes here, by design it "
+        "breaks at 10^4 bytes: R_5 accepts it here"]
+    within = report(slow_check([0.01, 0.2, 6.0], ["AC", "AC", "TLE"], slowdown=1.0))
+    assert moved_rungs([within]) == []
+
+
 def test_the_table_names_problems_that_passed_on_their_second_judgment():
     def report(name, twice):
         return Calibration(f"bundled/{name}/eval-0", 2, 1.0, "correct", 0.01, [], "WA",
@@ -189,11 +250,16 @@ def test_limits_are_calibrated_with_the_judge(first_instances):
     every slow program passes below its break decade within a third of the limit and runs
     out of time at it; buggy fails. The 3x margin at the break decade is checked for the
     default's families (easy); the medium and hard families' margins cost another five
-    minutes of CI (`codefrontier problems calibrate` checks them all)."""
+    minutes of CI (`codefrontier problems calibrate` checks them all). Times are the
+    calibrating machine's: this machine's, divided by its slowdown at a reference program
+    judged in the same run (on a faster, slower or busy machine alike)."""
     easy = [pair for pair in first_instances.values() if pair[0].family.difficulty == "easy"]
     others = [pair for pair in first_instances.values() if pair not in easy]
     with JudgePool() as pool:
-        reports = calibrate(easy, pool) + calibrate(others, pool, margin=False)
+        speed = measure_speed(pool)
+        print(speed.describe(MARGIN))
+        reports = calibrate(easy, pool, speed=speed) + calibrate(others, pool, margin=False,
+                                                                  speed=speed)
     trouble = {r.problem_id: r.problems for r in reports if r.problems}
     assert trouble == {}
 

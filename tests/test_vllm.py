@@ -14,7 +14,6 @@ Where vLLM is missing these tests skip, unless CODEFRONTIER_REQUIRE_VLLM=1 (CI).
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import json
 import os
@@ -25,6 +24,17 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from memorised import SETTINGS, memorise
+from processors import EMULATED_HASWELL, needs_qemu
+from vllm_kinds import (
+    DIFFERENCE,
+    KIND_BY_NAME,
+    KINDS,
+    SYNC_FAILED,
+    VllmCpuKind,
+    alternating,
+    run_as,
+)
+from vllm_kinds import GRPO as VLLM_GRPO
 
 pytestmark = pytest.mark.slow
 
@@ -93,19 +103,6 @@ def recorded_logs(monkeypatch):
     return seen
 
 
-VLLM_GRPO = {"max_steps": 2, "num_generations": 2, "per_device_train_batch_size": 2,
-             "max_completion_length": 200, "temperature": 1.0, "save_strategy": "no",
-             "logging_steps": 1, "learning_rate": 5e-3, "use_vllm": True,
-             "vllm_mode": "colocate",
-             "vllm_importance_sampling_correction": True}
-DIFFERENCE = "sampling/sampling_logp_difference/mean"
-
-
-def alternating(completions, **_) -> list[float]:
-    """A reward that differs within every group of two: the policy really moves."""
-    return [float(index % 2) for index in range(len(completions))]
-
-
 def logp_differences(logs: list[dict]) -> list[float]:
     """TRL's measure per step: the mean difference between the engine's log-probabilities
     of its samples and the trained model's."""
@@ -157,14 +154,56 @@ def test_grpo_with_vllm_colocate_in_the_repair_rollout_and_a_multi_turn_setting(
     assert len(steps) == 2, recorded_logs
 
 
-def test_without_live_weights_the_cpu_builds_sync_fails(memorised, tmp_path, monkeypatch):
-    """Why trainable_cpu_engine keeps the weights live: vLLM's CPU build packs each linear weight and
-    leaves an empty parameter without `weight_loader`, and TRL's first sync fails there."""
-    from codefrontier.train import grpo
+def kinds_to_train() -> list[VllmCpuKind]:
+    """The lowest and the highest kind this machine can show (AVX2 and, on an AVX-512
+    machine, AVX-512): the two kinds of engine, one that packs its weights and one that
+    does not. The kind between them differs from the highest in its library only, and
+    onednn_answers_as_each_kind_expects covers it."""
+    available = [kind for kind in KINDS if kind.available()]
+    return list(dict.fromkeys([available[0], available[-1]]))
 
-    monkeypatch.setattr(grpo, "engine_for_weight_sync", lambda config: contextlib.nullcontext())
-    with pytest.raises(AttributeError, match="weight_loader"):
-        train(memorised, tmp_path, untrained=True, reward_function=alternating)
+
+@pytest.mark.processor
+@pytest.mark.parametrize("kind", kinds_to_train(), ids=lambda kind: kind.name)
+def test_grpo_weight_sync_works_with_every_kernel_library(memorised, kind, tmp_path):
+    """trainable_cpu_engine keeps GRPO's weight sync working whichever kernel library
+    vLLM's CPU build loads: two steps from untrained weights, the second sampled after
+    the first update, differ from the trained model by float noise only. Without it, the
+    sync fails where the kind packs its linear weights ("'Parameter' object has no
+    attribute 'weight_loader'" at layer 0's qkv_proj) and works where it keeps torch's
+    linear (AVX2: oneDNN builds no bf16 matmul there)."""
+    folder, _ = memorised
+    result = run_as(kind, "sync", folder / "init", folder / "train.parquet", tmp_path)
+    print(kind.name, result)
+    assert result["libraries"] == [kind.library]
+    live, without = result["live"], result["without"]
+    assert live["synced"] and len(live["logp_differences"]) == 2, live
+    assert live["logp_differences"][1] < 0.01, live
+    if kind.packs:
+        assert not without["synced"] and SYNC_FAILED in without["error"], without
+    else:
+        assert without["synced"] and without["logp_differences"][1] < 0.01, without
+
+
+@pytest.mark.processor
+@pytest.mark.parametrize("kind", [k for k in KINDS if k.available()], ids=lambda k: k.name)
+def test_onednn_answers_as_each_kind_expects(kind):
+    """Each kind this machine can show loads its own library, and its oneDNN builds a
+    bf16 matmul (so vLLM packs the weights) exactly where the kind says."""
+    result = run_as(kind, "onednn", timeout_s=300)
+    assert result == {"libraries": [kind.library], "bf16_matmul": kind.packs}
+
+
+@pytest.mark.processor
+@needs_qemu
+def test_an_emulated_haswell_answers_as_the_avx2_kind():
+    """On an emulated Intel Haswell (QEMU answers CPUID without AVX-512, as a real AVX2
+    processor does) vLLM loads the AVX2 library and oneDNN refuses the bf16 matmul:
+    what the avx2 kind's CPUID answers and oneDNN cap make this machine do."""
+    avx2 = KIND_BY_NAME["avx2"]
+    result = run_as(None, "onednn", emulator=EMULATED_HASWELL,
+                    timeout_s=900)
+    assert result == {"libraries": [avx2.library], "bf16_matmul": avx2.packs}
 
 
 def test_the_smoke_workflow_samples_through_vllm(tmp_path):

@@ -56,13 +56,27 @@ def _stats(args: argparse.Namespace) -> int:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from codefrontier.judge import JudgePool
-    from codefrontier.suite.calibrate import calibrate, calibration_pairs, calibration_table
+    from codefrontier.suite.calibrate import (
+        MARGIN,
+        calibrate,
+        calibration_pairs,
+        calibration_table,
+        moved_rungs,
+    )
+    from codefrontier.suite.speed import measure_speed
 
     pairs = calibration_pairs(args.split, args.instances, set(args.difficulty) or None,
                               set(args.family) or None, args.knob_pool, args.disjoint_from)
     with JudgePool(workers=args.workers) as pool:
-        reports = calibrate(pairs, pool, margin=not args.at_limit)
+        speed = measure_speed(pool)
+        print(speed.describe(MARGIN), flush=True)
+        reports = calibrate(pairs, pool, margin=not args.at_limit, speed=speed)
     print(calibration_table(reports))
+    moved = moved_rungs(reports)
+    if moved:
+        print(f"\nOn this machine, under the limits themselves, {len(moved)} slow programs "
+              "break at another decade than the suite's design:")
+        print("\n".join(f"  {line}" for line in moved))
     return 1 if any(report.problems for report in reports) else 0
 
 
@@ -146,7 +160,11 @@ def _add_calibrate(problem_commands) -> None:
                     "largest scale. With it: "
                     "every instance of that build (the options of `problems build`), each "
                     "checked for its efficient reference's margin, each slow program's "
-                    "break decade (under a limit raised 3x) and its buggy variant's failure.")
+                    "break decade (under a limit raised 3x) and its buggy variant's failure. "
+                    "Times are first scaled to the calibrating machine's by a reference "
+                    "program judged here; a machine more than 3x faster or slower is named, "
+                    "with the slow programs whose rung moves on it. Exit status 1 when a "
+                    "margin fails.")
     calibrate.add_argument("--workers", type=int, default=None,
                            help="judge worker processes (default: the CPU cores)")
     calibrate.add_argument("--split", choices=("train", "eval"),

@@ -300,13 +300,14 @@ class JudgePool:
                 "output_limit_mb": self.output_limit_mb, "all_tests": all_tests,
                 "tests_key": tests_key}
 
-    def _judged(self, problem: Problem, request: dict, key: str) -> tuple[dict, str]:
+    def _judged(self, problem: Problem, request: dict, key: str,
+                fresh: bool = False) -> tuple[dict, str]:
         """A worker's reply to `request` (whose `_request_key` is `key`) and the isolation
         it ran under. A program already judged on the same tests under the same limits is
         not run again: its reply is taken from the cache (so copies of a randomized
-        program share one draw)."""
+        program share one draw), unless `fresh`."""
         with self._lock:
-            cached = self._replies.get(key)
+            cached = None if fresh else self._replies.get(key)
         if cached is not None:
             return cached
         tests, _, _ = self._ordered_tests(problem)
@@ -321,8 +322,9 @@ class JudgePool:
 
         reply, isolation = self._answer(ask, timeout, problem.problem_id)
         judged = (reply, isolation)
-        with self._lock:
-            self._replies.put(key, judged, len(json.dumps(reply)) + len(request["code"]))
+        if not fresh:
+            with self._lock:
+                self._replies.put(key, judged, len(json.dumps(reply)) + len(request["code"]))
         return judged
 
     def _answer(self, ask, timeout_s: float, what: str) -> tuple[dict, str]:
@@ -381,15 +383,19 @@ class JudgePool:
         return Execution(**{name: reply[name] for name in Execution.__dataclass_fields__})
 
     def judge(self, problems: Mapping[str, Problem], samples: Iterable[Sample],
-              all_tests: bool = False, progress: bool = False) -> list[SampleResult]:
-        """Judge samples in parallel; results come back in the order of `samples`."""
+              all_tests: bool = False, progress: bool = False,
+              fresh: bool = False) -> list[SampleResult]:
+        """Judge samples in parallel; results come back in the order of `samples`.
+        `fresh` runs every sample's program, none taken from the cache or from a copy
+        judged beside it: a measurement repeated (CPU times differ run to run)."""
         samples = list(samples)
         unknown = sorted({s.problem_id for s in samples if s.problem_id not in problems})
         if unknown:
             shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
             raise KeyError(f"{len(unknown)} samples name problems not in the problem set: {shown}")
         requests = [self._request(problems[s.problem_id], s, all_tests) for s in samples]
-        keys = [_request_key(r) if isinstance(r, dict) else None for r in requests]
+        keys = [_request_key(r) + (f"#{index}" if fresh else "") if isinstance(r, dict)
+                else None for index, r in enumerate(requests)]
         # copies of one program are judged once, by the first sample that holds it
         first_of: dict[str, int] = {}
         for index, key in enumerate(keys):
@@ -397,7 +403,7 @@ class JudgePool:
                 first_of.setdefault(key, index)
         with ThreadPoolExecutor(max_workers=len(self._workers)) as executor:
             replies = {key: executor.submit(self._judged, problems[samples[index].problem_id],
-                                            requests[index], key)
+                                            requests[index], key, fresh)
                        for key, index in first_of.items()}
             bar = tqdm(total=len(samples), desc="judging", unit="sample", disable=not progress)
             results = []

@@ -15,8 +15,15 @@ time, for every problem:
 
 CPU time on a shared machine has spikes: one run in a few hundred can take three
 times its usual time (CI measured a 0.3 s run at 0.87 s once). So a problem whose
-check fails is judged a second time, and a failure stands only when the second
-judgment shows one too.
+check fails is judged a second time (for real, not from the judge's cache), and a
+failure stands only when the second judgment shows one too.
+
+The margins are the calibrating machine's: every time measured here is divided by
+this machine's slowdown against it (suite/speed.py, measured in the same run), and
+the limits programs are judged under are scaled by it, so the checks hold on a faster,
+slower or busier machine. Beyond the margins' factor (MARGIN) the suite's rungs are
+no longer promised: `moved_rungs` names the slow programs whose break decade is
+another on this machine, judged under the limits themselves.
 """
 
 from __future__ import annotations
@@ -26,25 +33,30 @@ from dataclasses import dataclass, replace
 
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.problems.schema import Problem
+from codefrontier.rewards import decade
 from codefrontier.suite.spec import Instance
+from codefrontier.suite.speed import MachineSpeed, measure_speed
 
-EFFICIENT_SHARE_OF_LIMIT = 1 / 3
-SLOW_SHARE_OF_LIMIT = 1 / 3  # a slow program's time on every test below its break decade
-SLOW_LIMIT_FACTOR = 3.0  # ... and the limits it needs on the first test of that decade
+MARGIN = 3.0  # every margin, both ways: the factor of speed the rungs are promised within
+EFFICIENT_SHARE_OF_LIMIT = 1 / MARGIN
+SLOW_SHARE_OF_LIMIT = 1 / MARGIN  # a slow program's time on every test below its break decade
+SLOW_LIMIT_FACTOR = MARGIN  # ... and the limits it needs on the first test of that decade
 RAISED_SUFFIX = "#raised"
 
 
 @dataclass
 class SlowCheck:
-    """One slow program on one problem, judged under SLOW_LIMIT_FACTOR times the limit."""
+    """One slow program on one problem, judged under SLOW_LIMIT_FACTOR times the limit
+    (in the calibrating machine's seconds)."""
 
     complexity: str
     break_decade: int
     time_limit_s: float
-    limit_factor: float  # the limit it was judged under, in limits: SLOW_LIMIT_FACTOR or 1
+    limit_factor: float  # the limit it must run out of, in limits: SLOW_LIMIT_FACTOR or 1
     verdicts: list[str]  # per test run, ascending input length
     input_lens: list[int]  # every test of the problem, ascending
-    cpu_s: list[float]
+    cpu_s: list[float]  # CPU seconds on this machine
+    slowdown: float = 1.0  # this machine's against the calibrating one's (suite/speed.py)
 
     @property
     def break_bytes(self) -> int:
@@ -72,25 +84,44 @@ class SlowCheck:
 
     @property
     def problems(self) -> list[str]:
+        """What fails the margins, in the calibrating machine's seconds."""
         found = []
         name = f"{self.complexity} program (break decade {self.break_decade})"
         budget = self.time_limit_s * SLOW_SHARE_OF_LIMIT
         for verdict, cpu in self.below:
-            if verdict != "AC" or cpu > budget:
-                found.append(f"{name} is {verdict} in {cpu:.2f} s below 10^"
+            if verdict != "AC" or cpu / self.slowdown > budget:
+                found.append(f"{name} is {verdict} in {cpu / self.slowdown:.2f} s below 10^"
                              f"{self.break_decade} bytes (needs AC within {budget:.2f} s)")
                 break
         at_break = self.at_break
-        if at_break is not None and at_break[0] not in ("TLE", "MLE"):
+        needed = self.limit_factor * self.time_limit_s
+        if at_break is not None and not (
+                at_break[0] in ("TLE", "MLE")
+                or (at_break[0] == "AC" and at_break[1] / self.slowdown >= needed)):
             found.append(f"{name} finishes its first test of 10^{self.break_decade} bytes "
-                         f"({at_break[0]}, {at_break[1]:.2f} s), under {self.limit_factor:g}× "
-                         f"the {self.time_limit_s:g} s limit")
+                         f"({at_break[0]}, {at_break[1] / self.slowdown:.2f} s), under "
+                         f"{self.limit_factor:g}× the {self.time_limit_s:g} s limit")
         return found
+
+    @property
+    def decade_here(self) -> int | None:
+        """The decade of the first test it fails on this machine under the limit itself
+        (None: it passes every test, it solves the problem)."""
+        for verdict, cpu, length in self._runs():
+            if verdict != "AC" or cpu > self.time_limit_s:
+                return decade(length)
+        return None
+
+    @property
+    def decade_by_design(self) -> int | None:
+        """Its break decade where the problem has a test that long, else None (it
+        solves the problem)."""
+        return None if self.solves else self.break_decade
 
     @property
     def summary(self) -> str:
         """`cubic 4: 0.03 s | ≥3×` (slowest below the break decade | first test at it)."""
-        slowest = max((c for _, c in self.below), default=0.0)
+        slowest = max((c for _, c in self.below), default=0.0) / self.slowdown
         at_break = self.at_break
         shown = ("solves" if at_break is None else f"≥{self.limit_factor:g}×"
                  if at_break[0] == "TLE" else at_break[0])
@@ -103,23 +134,29 @@ class Calibration:
     scale: int
     time_limit_s: float
     efficient_outcome: str
-    efficient_max_cpu_s: float
+    efficient_max_cpu_s: float  # on this machine
     slow: list[SlowCheck]
     buggy_outcome: str | None
     judged_twice: bool = False  # its first judgment failed the check, this one passed
+    slowdown: float = 1.0  # this machine's against the calibrating one's (suite/speed.py)
+
+    @property
+    def efficient_calibrated_s(self) -> float:
+        """The efficient reference's slowest test in the calibrating machine's seconds."""
+        return self.efficient_max_cpu_s / self.slowdown
 
     @property
     def efficient_margin(self) -> float:
         """How many times the efficient reference's slowest test fits in the limit."""
-        return self.time_limit_s / max(self.efficient_max_cpu_s, 1e-3)
+        return self.time_limit_s / max(self.efficient_calibrated_s, 1e-3)
 
     @property
     def problems(self) -> list[str]:
         found = []
         if self.efficient_outcome != "correct":
             found.append(f"efficient reference is {self.efficient_outcome}")
-        if self.efficient_max_cpu_s > self.time_limit_s * EFFICIENT_SHARE_OF_LIMIT:
-            found.append(f"efficient reference takes {self.efficient_max_cpu_s:.2f} s of "
+        if self.efficient_calibrated_s > self.time_limit_s * EFFICIENT_SHARE_OF_LIMIT:
+            found.append(f"efficient reference takes {self.efficient_calibrated_s:.2f} s of "
                          f"{self.time_limit_s:g} s (more than a third)")
         for check in self.slow:
             found += check.problems
@@ -128,38 +165,50 @@ class Calibration:
         return found
 
 
-def with_raised_limit(problem: Problem, factor: float = SLOW_LIMIT_FACTOR) -> Problem:
+def with_raised_limit(problem: Problem, factor: float = SLOW_LIMIT_FACTOR,
+                      suffix: str = RAISED_SUFFIX) -> Problem:
     """The problem with its time limit raised `factor` times."""
-    return replace(problem, problem_id=problem.problem_id + RAISED_SUFFIX,
+    return replace(problem, problem_id=problem.problem_id + suffix,
                    time_limit_s=problem.time_limit_s * factor)
 
 
-def calibrate(pairs: list[tuple[Instance, Problem]], pool: JudgePool,
-              margin: bool = True) -> list[Calibration]:
+def calibrate(pairs: list[tuple[Instance, Problem]], pool: JudgePool, margin: bool = True,
+              speed: MachineSpeed | None = None) -> list[Calibration]:
     """Judge each instance's efficient reference (every test), its slow programs (under
     the raised limit; with `margin=False`, under the limit itself) and its buggy variant
     on its problem; a problem that fails its check is judged again, and is reported
-    with its second judgment when that one passes."""
-    reports = _judged(pairs, pool, margin)
+    with its second judgment when that one passes. Limits and times are scaled by this
+    machine's `speed` (measured here first when not given; speed.CALIBRATING_SPEED: as
+    measured, unscaled)."""
+    speed = speed or measure_speed(pool)
+    reports = _judged(pairs, pool, margin, speed.slowdown)
     failed = [index for index, report in enumerate(reports) if report.problems]
     if failed:
-        again = _judged([pairs[index] for index in failed], pool, margin)
+        again = _judged([pairs[index] for index in failed], pool, margin, speed.slowdown,
+                        fresh=True)
         for index, report in zip(failed, again, strict=True):
             if not report.problems:
                 reports[index] = replace(report, judged_twice=True)
     return reports
 
 
-def _judged(pairs: list[tuple[Instance, Problem]], pool: JudgePool,
-            margin: bool) -> list[Calibration]:
-    """One judgment of every program of each pair, as Calibration reports."""
+EFFICIENT_SUFFIX = "#efficient"
+
+
+def _judged(pairs: list[tuple[Instance, Problem]], pool: JudgePool, margin: bool,
+            slowdown: float, fresh: bool = False) -> list[Calibration]:
+    """One judgment of every program of each pair, as Calibration reports: the slow
+    programs under the limit they must run out of, on this machine's scale (at least the
+    limit itself, so that `decade_here` sees every test they pass here), the efficient
+    reference under the limit on this machine's scale (at least the limit itself)."""
     factor = SLOW_LIMIT_FACTOR if margin else 1.0
     problems: dict[str, Problem] = {}
     samples: list[Sample] = []
     for spec, problem in pairs:
-        raised = with_raised_limit(problem, factor)
-        problems |= {problem.problem_id: problem, raised.problem_id: raised}
-        samples.append(Sample(problem.problem_id, 0, code=spec.efficient))
+        raised = with_raised_limit(problem, max(1.0, factor * slowdown))
+        efficient = with_raised_limit(problem, max(1.0, slowdown), EFFICIENT_SUFFIX)
+        problems |= {p.problem_id: p for p in (problem, raised, efficient)}
+        samples.append(Sample(efficient.problem_id, 0, code=spec.efficient))
         samples += [Sample(raised.problem_id, 1 + number, code=source)
                     for number, source in enumerate(spec.slow.values())]
         if spec.buggy is not None:
@@ -167,36 +216,65 @@ def _judged(pairs: list[tuple[Instance, Problem]], pool: JudgePool,
     # the long runs first, so that the pool's workers finish together
     samples.sort(key=lambda s: not s.problem_id.endswith(RAISED_SUFFIX))
     efficient_runs = pool.judge(problems, [s for s in samples if s.sample_id == 0],
-                                all_tests=True, progress=True)
+                                all_tests=True, progress=True, fresh=fresh)
     other_runs = pool.judge(problems, [s for s in samples if s.sample_id != 0],
-                            progress=True)
+                            progress=True, fresh=fresh)
     by_key = {(r.problem_id, r.sample_id): r for r in efficient_runs + other_runs}
     reports = []
     for spec, problem in pairs:
         pid = problem.problem_id
-        efficient = by_key[(pid, 0)]
+        efficient = by_key[(pid + EFFICIENT_SUFFIX, 0)]
         slow = []
         for number, program in enumerate(spec.family.slow):
             run = by_key[(pid + RAISED_SUFFIX, 1 + number)]
             slow.append(SlowCheck(program.complexity, program.break_decade,
                                   problem.time_limit_s, factor, run.verdicts,
-                                  run.input_lens, run.cpu_s))
+                                  run.input_lens, run.cpu_s, slowdown))
         buggy = by_key.get((pid, -1))
         reports.append(Calibration(
             problem_id=pid, scale=spec.scale, time_limit_s=problem.time_limit_s,
             efficient_outcome=efficient.outcome, efficient_max_cpu_s=max(efficient.cpu_s),
-            slow=slow, buggy_outcome=buggy.outcome if buggy else None))
+            slow=slow, buggy_outcome=buggy.outcome if buggy else None, slowdown=slowdown))
     return reports
 
 
+def rungs(low: int, high: int | None) -> str:
+    """R_low to R_high (None: R_inf) as `R_3`, `R_3..R_4` or `R_3..R_inf`."""
+    top = "inf" if high is None else str(high)
+    return f"R_{low}" if top == str(low) else f"R_{low}..R_{top}"
+
+
+def moved_rungs(reports: list[Calibration]) -> list[str]:
+    """The slow programs whose break decade is another on this machine, judged under the
+    limits themselves, and the rungs R_k that accept or reject them here against the
+    suite's design: empty within the margins' envelope."""
+    moved = []
+    for report in reports:
+        for check in report.slow:
+            designed, here = check.decade_by_design, check.decade_here
+            if designed == here:
+                continue
+            shown = {None: "solves the problem"} | {d: f"breaks at 10^{d} bytes"
+                                                     for d in (designed, here)}
+            if here is not None and (designed is None or here < designed):
+                moved_to, verb = rungs(here + 1, designed), "reject"
+            else:
+                moved_to, verb = rungs(designed + 1, here), "accept"
+            change = f"{moved_to} {verb if '..' in moved_to else verb + 's'} it here"
+            moved.append(f"{report.problem_id}: the {check.complexity} program {shown[here]} "
+                         f"here, by design it {shown[designed]}: {change}")
+    return moved
+
+
 def calibration_table(reports: list[Calibration]) -> str:
-    """The reports as a fixed-width table, one line per problem, and a summary line."""
+    """The reports as a fixed-width table, one line per problem, and a summary line;
+    times in the calibrating machine's seconds."""
     lines = [f"{'problem':<34}{'scale':>6}{'limit s':>8}{'eff. cpu s':>11}{'limit/eff':>10}"
              f"  slow (break decade: slowest below | first test at it)  ok"]
     for report in reports:
         lines.append(
             f"{report.problem_id:<34}{report.scale:>6}{report.time_limit_s:>8g}"
-            f"{report.efficient_max_cpu_s:>11.3f}{report.efficient_margin:>9.1f}×  "
+            f"{report.efficient_calibrated_s:>11.3f}{report.efficient_margin:>9.1f}×  "
             f"{'; '.join(check.summary for check in report.slow) or '-'}  "
             f"{'; '.join(report.problems) or ('yes (2nd)' if report.judged_twice else 'yes')}")
     calibrated = sum(not report.problems for report in reports)
