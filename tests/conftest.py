@@ -3,7 +3,10 @@ import os
 import re
 import shutil
 import socket
+import subprocess
+import sys
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +32,32 @@ def call_problem(problem_id="add", tests=None):
 if "CODEFRONTIER_CACHE" not in os.environ:
     os.environ["CODEFRONTIER_CACHE"] = tempfile.mkdtemp(prefix="codefrontier-cache-")
     atexit.register(shutil.rmtree, os.environ["CODEFRONTIER_CACHE"], ignore_errors=True)
+
+REPO = Path(__file__).resolve().parents[1]
+SMOKE = REPO / "configs" / "smoke.yaml"
+# the Hub on, as a user's jobs have it (nothing of the smoke run reads it; the cluster
+# grids' dry runs would fail with it off, their models not being in the cache)
+ENV = {**{k: v for k, v in os.environ.items() if k != "HF_HUB_OFFLINE"},
+       "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+
+
+def snakemake(workdir, *args, config=SMOKE, timeout=1800):
+    """Snakemake on `workdir` with one config file, or several (merged, in order)."""
+    configs = config if isinstance(config, list) else [config]
+    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"),
+               "-d", str(workdir), "-c2", *map(str, args), "--configfile", *map(str, configs)]
+    return subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def smoke_run(tmp_path_factory):
+    """The smoke config's whole workflow, run once for the session: the tests that read a
+    finished run share it (test_workflow, test_docs), and put back what they change."""
+    workdir = tmp_path_factory.mktemp("workflow")
+    done = snakemake(workdir)
+    assert done.returncode == 0, done.stderr[-5000:]
+    return workdir
+
 
 def dry_run_jobs(output: str) -> list[dict]:
     """The jobs of a dry run's output (`snakemake -n -p`): rule, wildcards, resources and

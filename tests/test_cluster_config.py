@@ -361,6 +361,60 @@ def test_every_usage_line_plans_as_written(source, line, tmp_path):
     assert done.returncode == 0, f"{source}: {line}\n{done.stderr[-2000:]}"
 
 
+# --- config files and targets on the command line --------------------------------------------
+
+def parsed(*words: str):
+    from codefrontier.cli import build_parser
+
+    return build_parser().parse_args(list(words))
+
+
+def test_a_target_after_the_config_files_is_taken_as_a_target():
+    """docs/cluster.md's plan: the target after two config files, where --configfile read it
+    as a third config file; targets before --configfile come first."""
+    args = parsed("plan", "--configfile", "configs/qwen2.5-7b.yaml", "configs/qwen2.5-32b.yaml",
+                  "results/frontier.parquet")
+    assert args.configfile == ["configs/qwen2.5-7b.yaml", "configs/qwen2.5-32b.yaml"]
+    assert args.targets == ["results/frontier.parquet"]
+    args = parsed("plan", "all", "--configfile", "a.yaml", "results/claims.md", "b.json")
+    assert (args.targets, args.configfile) == (["all", "results/claims.md"], ["a.yaml", "b.json"])
+    # a merge's record is the workflow's one JSON output: a target
+    args = parsed("plan", "--configfile", "a.yml", "results/m/reasoning/merge/a0.5.json")
+    assert args.targets == ["results/m/reasoning/merge/a0.5.json"]
+
+
+@pytest.mark.parametrize("option", ["--configfile", "--config"])
+def test_audit_takes_its_target_after_the_config_files(option):
+    args = parsed("audit", option, "configs/smoke.yaml", "results/frontier.parquet")
+    assert (args.target, args.configfile) == ("results/frontier.parquet", ["configs/smoke.yaml"])
+
+
+@pytest.mark.parametrize("words, message", [
+    (["--configfile", "configs/smoke.yaml"], "required: target"),
+    (["results/a.parquet", "--configfile", "configs/smoke.yaml", "results/b.parquet"],
+     "one target, not 2: results/a.parquet results/b.parquet"),
+])
+def test_audit_takes_one_target(words, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        parsed("audit", *words)
+    assert stop.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_prefetch_refuses_a_target_after_the_config_files(capsys):
+    with pytest.raises(SystemExit) as stop:
+        parsed("prefetch", "--configfile", "configs/smoke.yaml", "results/frontier.parquet")
+    assert stop.value.code == 2
+    assert ("results/frontier.parquet is not a config file (YAML or JSON: .yaml, .yml or .json), "
+            "and codefrontier prefetch takes no targets") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["plan", "prefetch", "audit"])
+def test_the_equals_form_gives_one_config_file(command):
+    target = ["results/frontier.parquet"] if command != "prefetch" else []
+    args = parsed(command, "--configfile=configs/smoke.yaml", *target)
+    assert args.configfile == ["configs/smoke.yaml"]
+
+
 # --- the plan -------------------------------------------------------------------------------
 
 def test_plan_prints_jobs_gpu_hours_critical_path_and_disk_for_both_cluster_grids(tmp_path):

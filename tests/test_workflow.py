@@ -11,7 +11,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from conftest import dry_run_jobs
+from conftest import ENV, SMOKE, dry_run_jobs, snakemake
 from snakemake.utils import update_config
 
 from codefrontier.base.layout import (
@@ -26,20 +26,6 @@ from codefrontier.pipeline.places import Places
 from codefrontier.settings.registry import limit_options
 
 REPO = Path(__file__).resolve().parents[1]
-SMOKE = REPO / "configs" / "smoke.yaml"
-VENV_BIN = str(Path(sys.executable).parent)
-# the Hub on, as a user's jobs have it (nothing of the smoke run reads it; the cluster
-# grids' dry runs would fail with it off, their models not being in the cache)
-ENV = {**{k: v for k, v in os.environ.items() if k != "HF_HUB_OFFLINE"},
-       "PATH": f"{VENV_BIN}:{os.environ['PATH']}"}
-
-
-def snakemake(workdir, *args, config=SMOKE, timeout=1800):
-    """Snakemake on `workdir` with one config file, or several (merged, in order)."""
-    configs = config if isinstance(config, list) else [config]
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"),
-               "-d", str(workdir), "-c2", *map(str, args), "--configfile", *map(str, configs)]
-    return subprocess.run(command, capture_output=True, text=True, env=ENV, timeout=timeout)
 
 
 def codefrontier(*args, cwd):
@@ -485,14 +471,6 @@ def test_three_settings_plan_rl_and_sampling_per_setting_with_their_limits(tmp_p
     assert not any(flag in line for line in grpo + samples if "--setting reasoning " in line
                    for flag in episode_flags)
     assert "results/plots/format_causes.png" in done.stdout + done.stderr
-
-
-@pytest.fixture(scope="module")
-def smoke_run(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("workflow")
-    done = snakemake(workdir)
-    assert done.returncode == 0, done.stderr[-5000:]
-    return workdir
 
 
 @pytest.mark.slow

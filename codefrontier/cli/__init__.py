@@ -15,6 +15,7 @@ import sys
 from codefrontier import __version__
 from codefrontier.base.threads import hold_to_job_cores
 from codefrontier.cli import analysis, audit, compare, data, evaluate, merge, plan, train
+from codefrontier.cli.configfiles import ConfigFiles
 
 STAGES = (data, train, merge, evaluate, analysis, audit, compare, plan)
 
@@ -52,11 +53,18 @@ class HelpFormatter(argparse.HelpFormatter):
 
 class Parser(argparse.ArgumentParser):
     """The command line's parsers: HelpFormatter for every one (sub-commands are made by
-    their parent's class)."""
+    their parent's class); the targets given after --configfile put in their place."""
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        for action in self._actions:
+            if isinstance(action, ConfigFiles):
+                action.finish(self, namespace)
+        return namespace, extras
 
 
 def subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser, str]]:

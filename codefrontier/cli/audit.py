@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from codefrontier.cli.configfiles import add_configfile_option
+
 
 def _audit(args: argparse.Namespace) -> int:
     from codefrontier.pipeline.audit import OFF, audit_report
@@ -37,11 +39,12 @@ def register(commands) -> None:
         description="Exit status 1 when anything is off. Outputs made on another kind of "
                     "processor or with other library versions than this machine's are listed "
                     "apart, for information: they leave the exit status alone.")
-    audit.add_argument("target", help="an output file or checkpoint folder")
-    audit.add_argument("--configfile", "--config", nargs="+", metavar="FILE",
-                       help="the run's config files, as given to snakemake --configfile "
-                            "(config.yaml for the default): config slices are compared "
-                            "with what they give")
+    target = audit.add_argument(
+        "target", help="an output file or checkpoint folder, before --configfile or after "
+                       "its files")
+    add_configfile_option(audit, "the run's config files, as given to snakemake --configfile "
+                                 "(config.yaml for the default): config slices are compared "
+                                 "with what they give", "--config", targets=target)
     audit.add_argument("--root", default=".", metavar="DIR",
                        help="the workflow root that recorded input paths are relative to "
                             "(default: the current directory); give a copied or moved tree's "

@@ -6,6 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from codefrontier.cli.configfiles import add_configfile_option
+
+CONFIGFILE_HELP = ("config files, as for snakemake --configfile (default: the checkout's "
+                   "config.yaml)")
+
 
 def _checkout() -> Path:
     from codefrontier.pipeline.places import Places
@@ -52,12 +57,11 @@ def register(commands) -> None:
                     "rule, the jobs and what each requests, GPU-hours in total and on the "
                     "critical path, an estimate from each GRPO run's and sampling job's token "
                     "budget, and the disk its outputs take (docs/cluster.md: the assumptions).")
-    plan.add_argument("targets", nargs="*", default=[],
-                      help="Snakemake targets (default: the workflow's default target, "
-                           "rule all)")
-    plan.add_argument("--configfile", nargs="+", default=[], metavar="FILE",
-                      help="config files, as for snakemake --configfile (default: the "
-                           "checkout's config.yaml)")
+    targets = plan.add_argument(
+        "targets", nargs="*", default=[],
+        help="Snakemake targets, before --configfile or after its files (default: the "
+             "workflow's default target, rule all)")
+    add_configfile_option(plan, CONFIGFILE_HELP, targets=targets)
     plan.add_argument("-d", "--directory", default=".",
                       help="the run's working directory (default: the current one)")
     plan.add_argument("-s", "--snakefile", default=str(_checkout() / "Snakefile"),
@@ -76,9 +80,7 @@ def register(commands) -> None:
         description="Run it once on a machine with network access; jobs (even with "
                     "HF_HUB_OFFLINE=1) then find everything in the cache. Prints each "
                     "repository, its state and size.")
-    prefetch.add_argument("--configfile", nargs="+", default=[], metavar="FILE",
-                          help="config files, as for snakemake --configfile (default: the "
-                               "checkout's config.yaml)")
+    add_configfile_option(prefetch, CONFIGFILE_HELP)
     prefetch.add_argument("-d", "--directory", default=".",
                           help="where the config's relative paths are looked up first "
                                "(default: the current folder)")
