@@ -23,7 +23,7 @@ import pandas as pd
 
 from codefrontier.analysis.curve import setting_groups
 from codefrontier.analysis.findings import TITLES, findings
-from codefrontier.base.layout import ENSEMBLE, FRONTIER
+from codefrontier.base.layout import CLUSTERS, ENSEMBLE, FRONTIER
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -38,8 +38,8 @@ def run_seed(runs: Path, seed: int, cores: int, extra: list[str]) -> None:
 
 def seed_findings(run: Path) -> dict[tuple[str, str], list]:
     """(model, setting) -> the five findings of one run's tables."""
-    ensemble = pd.read_parquet(run / ENSEMBLE)
-    return {(model, setting): findings(rows, ensemble, model, setting)
+    ensemble, clusters = pd.read_parquet(run / ENSEMBLE), pd.read_parquet(run / CLUSTERS)
+    return {(model, setting): findings(rows, clusters, ensemble, model, setting)
             for (model, setting), rows in setting_groups(pd.read_parquet(run / FRONTIER))}
 
 

@@ -14,10 +14,12 @@ rule frontier:
             layout.FRONTIER, [*VERDICT_FILES, EVAL_PROBLEMS]
         ),
     output:
-        layout.FRONTIER,
+        frontier=layout.FRONTIER,
+        clusters=layout.CLUSTERS,
     params:
         provenance=grid.provenance("aggregate"),
         merges=wf.merge_options(config),
+        seed=wf.run_seed(config),
     threads: grid.threads("frontier")
     resources:
         **grid.resources("frontier"),
@@ -29,7 +31,8 @@ rule frontier:
         layout.benchmark("frontier")
     shell:
         "codefrontier {params.provenance} frontier --problems {input.problems} "
-        "--verdicts {input.verdicts} {params.merges} --out {output} > {log} 2>&1"
+        "--verdicts {input.verdicts} {params.merges} --out {output.frontier} "
+        "--clusters {output.clusters} --seed {params.seed} > {log} 2>&1"
 
 
 rule ensemble:
@@ -91,6 +94,7 @@ rule plots:
 rule claims:
     input:
         frontier=layout.FRONTIER,
+        clusters=layout.CLUSTERS,
         ensemble=layout.ENSEMBLE,
         merges=wf.merge_records(config),
         second_attempts=[layout.SECOND_ATTEMPT_TABLE] if wf.first_attempt_verdict_files(config) else [],
@@ -109,7 +113,8 @@ rule claims:
     benchmark:
         layout.benchmark("claims")
     shell:
-        "codefrontier {params.provenance} claims --frontier {input.frontier} --ensemble {input.ensemble} "
+        "codefrontier {params.provenance} claims --frontier {input.frontier} "
+        "--clusters {input.clusters} --ensemble {input.ensemble} "
         "--merges {input.merges} {params.second_attempts} --out {output} > {log} 2>&1"
 
 

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from cluster_tables import cluster_table
 
 from codefrontier.analysis.claims import check, merge_delta_norms, spearman, write_claims
 from codefrontier.base.provenance import read_provenance
@@ -40,8 +41,15 @@ ENSEMBLE = pd.DataFrame([
 NORMS = {("tiny", "reasoning", name): 1.5 for name in ("a-0.5", "a0.25", "a0.5", "a0.75", "a1.5")}
 
 
+def checked(frontier: pd.DataFrame, *args, clusters: pd.DataFrame | None = None):
+    """check() with the cluster table of the frontier rows (cluster_tables.py)."""
+    if clusters is None:
+        clusters = cluster_table(frontier.to_dict("records"))
+    return check(frontier, clusters, *args)
+
+
 def test_a_run_with_a_frontier_passes_every_claim():
-    report, warnings = check(FRONTIER, ENSEMBLE, NORMS)
+    report, warnings = checked(FRONTIER, ENSEMBLE, NORMS)
     assert warnings == []
     assert report.count(": holds.") == 6 and "DOES NOT HOLD" not in report
     assert "**the SFT policy speaks the protocol**: holds. sft: 0.950 of samples well formed" \
@@ -55,21 +63,36 @@ def test_equal_endpoints_are_a_loud_warning():
     dead = FRONTIER.copy()
     for column in [c for c in dead if c.startswith("rate_")]:
         dead[column] = FRONTIER.loc[2, column]  # every checkpoint = rl-k2
-    report, warnings = check(dead, ENSEMBLE, {key: 0.0 for key in NORMS})
+    report, warnings = checked(dead, ENSEMBLE, {key: 0.0 for key in NORMS})
     assert len(warnings) == 1 and "indistinguishable" in warnings[0]
     assert report.startswith("# Claims checked on this run\n\n**WARNING**")
     assert "**endpoints differ**: DOES NOT HOLD" in report
     assert "**endpoints separate**: DOES NOT HOLD" in report
 
 
-def test_separation_needs_both_points_and_standard_errors():
-    noisy = FRONTIER.assign(se_optimization_failure=0.15)
-    report, _ = check(noisy, ENSEMBLE, NORMS)
-    assert "**endpoints separate**: DOES NOT HOLD" in report  # 33 points but 1.6 SE
+def test_separation_needs_both_points_and_a_difference_shown():
+    """10 points apart on average, but family by family rl-k2's optimization failures
+    are 80% or none: paired over 16 families, the difference's interval holds 0."""
+    frontier = FRONTIER.copy()
+    high = frontier["checkpoint"] == "rl-kinf"
+    frontier.loc[high, ["rate_optimization_failure", "rate_correctness_failure"]] = [0.30, 0.27]
+    clusters = cluster_table(frontier.to_dict("records"))
+    low = clusters["checkpoint"] == "rl-k2"
+    clusters.loc[low, ["n_correct", "n_optimization_failure", "n_correctness_failure",
+                       "n_format_error"]] = [[150, 800, 50, 0], [150, 0, 750, 100]] * 8
+    report, _ = checked(frontier, ENSEMBLE, NORMS, clusters=clusters)
+    line = next(x for x in report.splitlines() if "**endpoints separate**" in x)
+    assert "DOES NOT HOLD" in line and ": undecided" in line
+    near = FRONTIER.copy()
+    near.loc[near["checkpoint"] == "rl-kinf", ["rate_optimization_failure",
+                                               "rate_correctness_failure",
+                                               "rate_format_error"]] = [0.37, 0.25, 0.0]
+    report, _ = checked(near, ENSEMBLE, NORMS)
+    assert "**endpoints separate**: DOES NOT HOLD" in report  # 3 points, shown
 
 
 def test_too_few_alphas_cannot_be_checked():
-    report, _ = check(FRONTIER[~FRONTIER["checkpoint"].isin(["a0.25", "a0.75"])], ENSEMBLE, NORMS)
+    report, _ = checked(FRONTIER[~FRONTIER["checkpoint"].isin(["a0.25", "a0.75"])], ENSEMBLE, NORMS)
     assert "**interpolation traces the trade-off**: not checked. 3 α in [0, 1]" in report
 
 
@@ -87,7 +110,7 @@ def test_one_section_per_model_and_setting_in_setting_order():
     ensemble = pd.concat([in_setting(ENSEMBLE, s) for s in ("agentic", "reasoning", "tool_use")])
     norms = {(m, s, c): v for (m, _, c), v in NORMS.items()
              for s in ("agentic", "reasoning", "tool_use")}
-    report, warnings = check(frontier, ensemble, norms)
+    report, warnings = checked(frontier, ensemble, norms)
     headings = [line for line in report.splitlines() if line.startswith("## ")]
     assert headings == ["## The paper's findings on this run", "## tiny / reasoning",
                         "## tiny / tool_use", "## tiny / agentic"]
@@ -97,10 +120,12 @@ def test_one_section_per_model_and_setting_in_setting_order():
 def test_a_setting_is_checked_on_its_own_rows():
     broken = FRONTIER.copy()
     broken["rate_optimization_failure"] = 0.2  # no trade-off in this setting
+    broken["rate_correctness_failure"] = (1 - broken["rate_correct"] - 0.2
+                                          - broken["rate_format_error"])
     frontier = pd.concat([FRONTIER, in_setting(broken, "agentic")])
     ensemble = pd.concat([ENSEMBLE, in_setting(ENSEMBLE, "agentic")])
     norms = NORMS | {("tiny", "agentic", c): v for (_, _, c), v in NORMS.items()}
-    report, warnings = check(frontier, ensemble, norms)
+    report, warnings = checked(frontier, ensemble, norms)
     reasoning, agentic = report.split("## tiny / ")[1:]
     assert reasoning.startswith("reasoning") and "DOES NOT HOLD" not in reasoning
     assert "**endpoints separate**: DOES NOT HOLD" in agentic
@@ -112,7 +137,7 @@ def test_a_setting_evaluating_another_settings_runs_uses_their_merges():
         trained_in=["reasoning" if kind != "sft" else None for kind in FRONTIER["kind"]])
     frontier = pd.concat([FRONTIER.assign(trained_in="reasoning"), shared])
     ensemble = pd.concat([ENSEMBLE, in_setting(ENSEMBLE, "tool_use")])
-    report, warnings = check(frontier, ensemble, NORMS)  # merges of reasoning only
+    report, warnings = checked(frontier, ensemble, NORMS)  # merges of reasoning only
     tool_use = report.split("## tiny / ")[2]
     assert tool_use.startswith("tool_use") and "‖θ_high − θ_low‖ = 1.5" in tool_use
     assert "DOES NOT HOLD" not in report and warnings == []
@@ -127,7 +152,7 @@ def test_multi_turn_sections_name_format_causes_and_episode_lengths():
                                                   "format_turn_budget_exhausted_rate",
                                                   "mean_turns"]] = [0.30, 0.20, 0.20, 0.10, 6.0]
     reasoning = FRONTIER.assign(mean_turns=1.0, mean_tool_calls=0.0)
-    report, _ = check(pd.concat([reasoning, agentic]),
+    report, _ = checked(pd.concat([reasoning, agentic]),
                       pd.concat([ENSEMBLE, in_setting(ENSEMBLE, "agentic")]),
                       NORMS | {("tiny", "agentic", c): v for (_, _, c), v in NORMS.items()})
     reasoning_section, agentic_section = report.split("## tiny / ")[1:]
@@ -144,7 +169,7 @@ def test_an_sft_policy_that_rarely_answers_in_format_is_reported():
     sft = sloppy["checkpoint"] == "sft"
     sloppy.loc[sft, ["rate_correctness_failure", "rate_format_error"]] = [0.25, 0.25]
     sloppy.loc[sft, "format_no_code_block_rate"] = 0.25
-    report, _ = check(sloppy, ENSEMBLE, NORMS)
+    report, _ = checked(sloppy, ENSEMBLE, NORMS)
     assert ("**the SFT policy speaks the protocol**: DOES NOT HOLD. sft: 0.750 of samples well "
             "formed (needs ≥ 0.80); format errors: no code block 0.250") in report
 
@@ -158,13 +183,13 @@ def test_runs_off_the_curve_are_reported_by_their_frontier_distance():
         {**row("rl-shaped-cont", "rl", None, 0.10, 0.40, 0.50), "reward": "shaped-cont",
          "frontier_distance": -0.09, "frontier_distance_lo": -0.15, "frontier_distance_hi": -0.02},
     ])
-    report, _ = check(pd.concat([FRONTIER, extra], ignore_index=True), ENSEMBLE, NORMS)
+    report, _ = checked(pd.concat([FRONTIER, extra], ignore_index=True), ENSEMBLE, NORMS)
     line = next(x for x in report.splitlines() if "**what moves the frontier**" in x)
     assert "rl-shaped-disc: correct 0.300" in line
     assert "distance +0.010 (95% CI -0.040 to +0.050), on the curve" in line
     assert "rl-repair-kinf" in line and "+0.080 (95% CI +0.030 to +0.120), outside the curve" in line
     assert "rl-shaped-cont" in line and "inside the curve" in line
-    assert "**what moves the frontier**" not in check(FRONTIER, ENSEMBLE, NORMS)[0]
+    assert "**what moves the frontier**" not in checked(FRONTIER, ENSEMBLE, NORMS)[0]
 
 
 def test_corrected_rates_are_reported_per_checkpoint():
@@ -178,7 +203,7 @@ def test_corrected_rates_are_reported_per_checkpoint():
     second = pd.DataFrame([second_attempt_row("sft", "optimization_failure", 20, 10),
                            second_attempt_row("sft", "correctness_failure", 80, 8),
                            second_attempt_row("sft", "all", 100, 18, with_budget=True)])
-    report, _ = check(FRONTIER, ENSEMBLE, NORMS, second)
+    report, _ = checked(FRONTIER, ENSEMBLE, NORMS, second)
     line = next(x for x in report.splitlines() if "**second attempts at evaluation**" in x)
     assert "sft: corrected 0.180 ± 0.050 of 100 failed first attempts" in line
     assert "(optimization 0.500 of 20, correctness 0.100 of 80)" in line
@@ -189,13 +214,14 @@ def test_the_written_report_carries_its_provenance(tmp_path):
     FRONTIER.to_parquet(tmp_path / "frontier.parquet")
     ENSEMBLE.to_parquet(tmp_path / "ensemble.parquet")
     out = tmp_path / "claims" / "claims.md"
-    report, _ = write_claims(tmp_path / "frontier.parquet", tmp_path / "ensemble.parquet", [],
-                             None, out)
+    cluster_table(FRONTIER.to_dict("records")).to_parquet(tmp_path / "clusters.parquet")
+    report, _ = write_claims(tmp_path / "frontier.parquet", tmp_path / "clusters.parquet",
+                             tmp_path / "ensemble.parquet", [], None, out)
     assert out.read_text().startswith(report.rstrip())
     provenance = read_provenance(out)
     assert provenance["kind"] == "claims"
-    assert [Path(i["path"]).name for i in provenance["inputs"]] == ["frontier.parquet",
-                                                                   "ensemble.parquet"]
+    assert [Path(i["path"]).name for i in provenance["inputs"]] == [
+        "frontier.parquet", "clusters.parquet", "ensemble.parquet"]
     (tmp_path / "plain.md").write_text("# no record\n")
     assert read_provenance(tmp_path / "plain.md") is None
 

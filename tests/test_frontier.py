@@ -190,7 +190,7 @@ def many_problems(tmp_path):
     return path
 
 
-def test_standard_errors_are_clustered_by_problem(tmp_path, many_problems):
+def test_a_problem_outside_a_family_is_its_own_cluster(tmp_path, many_problems):
     ckpt = write_checkpoint(tmp_path, "sft", {
         "p0": ["correct", "correct", "correct", "correctness_failure"],
         "p1": ["optimization_failure", "optimization_failure"],
@@ -223,14 +223,87 @@ def test_standard_error_of_a_single_problem_is_nan(tmp_path, problems):
     assert not math.isnan(rows["all"]["se_correct"])
 
 
-def test_bootstrap_interval_of_equal_differences_is_that_value():
+def family_ids(families, instances):
+    return [f"bundled/f{g}/eval-{i}" for g in range(families) for i in range(instances)]
+
+
+@pytest.fixture
+def family_problems(tmp_path):
+    """4 bundled families of 3 instances each: bundled/f0/eval-0 .. bundled/f3/eval-2."""
+    path = tmp_path / "families.parquet"
+    save_problems([stdin_problem(pid, tests=(Test("1 2\n", "3"),)) for pid in family_ids(4, 3)],
+                  path)
+    return path
+
+
+def test_standard_errors_are_clustered_by_family(tmp_path, family_problems):
+    # a family's instances share its task: families 0 and 1 solve every sample, 2 and 3 none
+    outcomes = {pid: ["correct" if pid.startswith(("bundled/f0/", "bundled/f1/"))
+                      else "correctness_failure"] * 2 for pid in family_ids(4, 3)}
+    row = next(r for r in frontier_rows([write_checkpoint(tmp_path, "sft", outcomes)],
+                                        family_problems) if r["difficulty"] == "all")
+
+    def clustered(x, n):  # the cluster-robust SE over clusters with (n_g, x_g)
+        p, g = sum(x) / sum(n), len(n)
+        return math.sqrt(g / (g - 1) * sum((xi - p * ni) ** 2
+                                           for xi, ni in zip(x, n, strict=True))) / sum(n)
+
+    by_family = clustered([6, 6, 0, 0], [6] * 4)
+    by_instance = clustered([2] * 6 + [0] * 6, [2] * 12)
+    assert row["se_correct"] == pytest.approx(by_family)
+    assert row["se_correct"] > 1.5 * by_instance
+
+
+def test_resamples_take_whole_families():
     import numpy as np
 
-    from codefrontier.analysis.ensemble import bootstrap_interval
+    from codefrontier.analysis.ensemble import resample_shares
 
-    assert bootstrap_interval(np.full(30, 0.25)) == pytest.approx((0.25, 0.25))
-    low, high = bootstrap_interval(np.array([0.0, 1.0] * 20))
-    assert low < 0.5 < high and high - low < 0.4
+    shares = resample_shares(family_ids(2, 3))
+    assert np.allclose(shares.sum(axis=1), 1)
+    # two families: a resample draws f0 twice, f1 twice, or one of each
+    assert {tuple(np.round(row, 9)) for row in shares} == {
+        tuple(np.round(row, 9)) for row in ([1 / 3] * 3 + [0] * 3, [0] * 3 + [1 / 3] * 3,
+                                            [1 / 6] * 6)}
+
+
+def test_the_best_single_checkpoint_is_chosen_in_each_resample():
+    import numpy as np
+
+    from codefrontier.analysis.ensemble import best_single_in_each_resample, gain_interval
+
+    singles = np.array([[1.0, 0.0], [0.0, 1.0]])  # checkpoint a solves problem 0, b problem 1
+    shares = np.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]])
+    assert best_single_in_each_resample(singles, shares).tolist() == [1.0, 1.0, 0.5]
+    values = np.full(2, 0.25)
+    best = best_single_in_each_resample(np.column_stack([values, values]), shares)
+    assert gain_interval(values, best, shares) == pytest.approx((0.0, 0.0))
+
+
+def test_the_gain_interval_includes_choosing_the_best_checkpoint(tmp_path):
+    """rl-k2 solves families 0 and 1, rl-kinf families 2 and 3: equal on all problems
+    (rl-kinf is best by name), but a resample with more of families 0 and 1 makes rl-k2
+    the best. Holding rl-kinf fixed would centre the pool's gain on 0; choosing the best
+    in each resample puts every resample's gain at or below 0."""
+    import numpy as np
+
+    from codefrontier.analysis.ensemble import resample_shares
+
+    ids = family_ids(4, 3)
+    first_half = {pid: pid.startswith(("bundled/f0/", "bundled/f1/")) for pid in ids}
+    checkpoints = [write_checkpoint(tmp_path, name, {
+        pid: ["correct" if first_half[pid] == solves_first else "correctness_failure"]
+        for pid in ids}) for name, solves_first in (("rl-k2", True), ("rl-kinf", False))]
+    by = {(r["pool"], r["k"]): r for r in ensemble_rows(checkpoints, {"m": ("k2", "kinf")})}
+    assert by[("best-single", 1)]["members"] == ["rl-kinf"]
+    assert (by[("best-single", 1)]["gain_low"], by[("best-single", 1)]["gain_high"]) == (0, 0)
+    own = by[("single:rl-kinf", 1)]
+    assert own["gain_over_best"] == 0 and own["gain_low"] < 0
+    assert own["gain_high"] == pytest.approx(0, abs=1e-12)
+    pool = by[("rl-endpoints", 1)]  # 0.5 on every problem
+    assert pool["gain_over_best"] == pytest.approx(0) and pool["gain_high"] <= 1e-12
+    fixed = resample_shares(ids) @ np.array([0.5 - (not first_half[pid]) for pid in ids])
+    assert np.percentile(fixed, 97.5) > 0.1, "the fixed-best interval would reach above 0"
 
 
 def test_each_pool_reports_its_gain_over_the_best_single_checkpoint(tmp_path):

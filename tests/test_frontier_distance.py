@@ -1,11 +1,17 @@
-"""The frontier distance: crafted curves and points, and its bootstrap interval."""
+"""The frontier distance: crafted curves and points, and its bootstrap interval over
+families."""
 
 import math
 
 import numpy as np
 import pytest
 
-from codefrontier.analysis.distance import distances_with_interval, frontier_distance
+from codefrontier.analysis.distance import (
+    bootstrap_distances,
+    distances_with_interval,
+    frontier_distance,
+    rates,
+)
 
 # (correctness-failure, optimization-failure) rates along α: the trade-off of the paper,
 # fewer optimization failures at the price of more correctness failures
@@ -100,3 +106,57 @@ def test_the_interpolation_distance_leaves_the_extrapolated_points_out_of_the_cu
     assert beyond["interpolation_distance_lo"] > 0
     assert rows[1]["interpolation_distance"] == pytest.approx(0.0)
     assert inside["frontier_distance"] < 0 and inside["interpolation_distance"] < 0
+
+
+# (correctness failures, optimization failures) of 10 samples per instance: 2 bundled
+# families of 3 instances, for two curve checkpoints (α 0 and 1) and one off the curve
+FAMILY_COUNTS = {
+    0.0: [(1, 5), (2, 4), (1, 6), (2, 3), (1, 5), (3, 4)],
+    1.0: [(5, 1), (4, 2), (6, 1), (4, 2), (5, 1), (4, 0)],
+    None: [(1, 1), (2, 2), (3, 1), (4, 3), (2, 2), (3, 3)],
+}
+INSTANCES = [f"bundled/f{g}/eval-{i}" for g in range(2) for i in range(3)]
+
+
+def family_verdicts(per_instance):
+    return [{"problem_id": pid, "outcome": outcome}
+            for pid, (corr, opt) in zip(INSTANCES, per_instance, strict=True)
+            for outcome in (["correctness_failure"] * corr + ["optimization_failure"] * opt
+                            + ["correct"] * (10 - corr - opt))]
+
+
+def by_family_draws():
+    """d of the off-curve checkpoint on each resample two families can give: f0 twice,
+    one of each, f1 twice."""
+    from codefrontier.analysis.frontier import failure_counts
+
+    counts = np.array([failure_counts(family_verdicts(c), ["bundled/f0", "bundled/f1"])
+                       for c in FAMILY_COUNTS.values()])
+    resampled = rates(counts, np.array([[2, 0], [1, 1], [0, 2]]))  # [3, checkpoints, 2]
+    return counts, frontier_distance(resampled[:, 2], resampled[:, :2])
+
+
+def test_failure_counts_sum_the_instances_of_a_family():
+    counts, _ = by_family_draws()
+    assert counts[0].tolist() == [[30, 4, 15], [30, 6, 12]]
+
+
+def test_the_bootstrap_resamples_families_not_instances():
+    counts, possible = by_family_draws()
+    drawn = bootstrap_distances(counts, on_curve=[0, 1])[:, 2]
+    assert set(np.round(drawn, 12)) == set(np.round(possible, 12))
+    # resampling the instances instead would reach values no draw of families can
+    instances = np.array([[(10, corr, opt) for corr, opt in per_instance]
+                          for per_instance in FAMILY_COUNTS.values()])
+    assert len(set(np.round(bootstrap_distances(instances, on_curve=[0, 1])[:, 2], 12))) > 10
+
+
+def test_the_frontier_table_interval_is_over_families():
+    from codefrontier.analysis.frontier import add_frontier_distances
+
+    _, possible = by_family_draws()
+    rows = [{"model": "m", "setting": "s", "difficulty": "all", "alpha": a}
+            for a in FAMILY_COUNTS]
+    add_frontier_distances(rows, [family_verdicts(c) for c in FAMILY_COUNTS.values()])
+    low, high = rows[2]["frontier_distance_lo"], rows[2]["frontier_distance_hi"]
+    assert low == pytest.approx(possible.min()) and high == pytest.approx(possible.max())

@@ -5,7 +5,8 @@ For every model × setting with a merge curve (the `all` rows of the frontier ta
 - **endpoints differ**: every merge's parents differ (`delta_norm` > 0 in its
   provenance), so RL moved the weights;
 - **endpoints separate**: the optimization-failure rate of the low-coverage endpoint
-  minus the high-coverage one is at least 5 points and 2 standard errors;
+  minus the high-coverage one is at least 5 points, and differs from 0 paired over
+  families (analysis/stats.py's rules);
 - **interpolation traces the trade-off**: across at least five α in [0, 1] (the
   endpoints are α = 0 and 1), the optimization-failure rate falls as α rises
   (Spearman ρ ≤ −0.8);
@@ -46,6 +47,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from codefrontier.analysis.comparisons import Comparisons
 from codefrontier.analysis.curve import (
     INSIDE,
     ON,
@@ -58,12 +60,12 @@ from codefrontier.analysis.curve import (
 )
 from codefrontier.analysis.findings import findings_table
 from codefrontier.analysis.frontier import FORMAT_CAUSES
+from codefrontier.analysis.stats import DIFFERS
 from codefrontier.base.layout import MERGE_FOLDER, MERGE_RECORD, trained_folder
 from codefrontier.base.provenance import markdown_with_provenance, read_provenance, record
 from codefrontier.judge.verdicts import OUTCOMES
 
 SEPARATION_POINTS = 0.05
-SEPARATION_STANDARD_ERRORS = 2.0
 MIN_INTERPOLATION_POINTS = 5
 MAX_SPEARMAN = -0.8
 MIN_CORRECT = 0.10
@@ -104,16 +106,16 @@ def endpoints_differ(model: str, setting: str, delta_norms: dict) -> Claim:
                  + (f"; zero for {', '.join(zero)}: RL left both endpoints equal" if zero else ""))
 
 
-def endpoints_separate(low: pd.Series, high: pd.Series) -> Claim:
-    difference = low["rate_optimization_failure"] - high["rate_optimization_failure"]
-    se = math.hypot(low["se_optimization_failure"], high["se_optimization_failure"])
-    holds = difference >= SEPARATION_POINTS and difference >= SEPARATION_STANDARD_ERRORS * se
+def endpoints_separate(compare: Comparisons, low: pd.Series, high: pd.Series) -> Claim:
+    """The low-coverage endpoint's optimization failures exceed the high one's by at
+    least SEPARATION_POINTS, a paired difference that differs from 0."""
+    change = compare.change(high["checkpoint"], low["checkpoint"], "optimization_failure",
+                            f"optimization failures {low['checkpoint']} − {high['checkpoint']}")
+    holds = change.outcome == DIFFERS and change.value >= SEPARATION_POINTS
     return Claim("endpoints separate", bool(holds),
-                 f"optimization failures {low['checkpoint']} {_rate(low, 'optimization_failure')}"
-                 f" vs {high['checkpoint']} {_rate(high, 'optimization_failure')}: difference "
-                 f"{100 * difference:+.1f} points = {difference / se if se else math.inf:.1f} SE "
-                 f"(needs ≥ {100 * SEPARATION_POINTS:.0f} points and ≥ "
-                 f"{SEPARATION_STANDARD_ERRORS:g} SE)")
+                 f"{change.figure()} (paired over {compare.families} families; needs a "
+                 f"difference ≥ {100 * SEPARATION_POINTS:.0f} points whose 95% interval "
+                 "excludes 0)")
 
 
 def interpolation_trend(curve: pd.DataFrame) -> Claim:
@@ -281,36 +283,39 @@ def second_attempt_summary(second_attempts: pd.DataFrame | None, model: str,
     return Claim("second attempts at evaluation", None, "; ".join(parts)) if parts else None
 
 
-def indistinguishable(low: pd.Series, high: pd.Series, delta: Claim) -> bool:
-    """The endpoints show no RL effect: equal weights, or every rate within 2 SE."""
+def indistinguishable(compare: Comparisons, low: pd.Series, high: pd.Series,
+                      delta: Claim) -> bool:
+    """The endpoints show no RL effect: equal weights, or no rate shown to differ (paired)."""
     if delta.holds is False:
         return True
-    return all(abs(low[f"rate_{o}"] - high[f"rate_{o}"])
-               < SEPARATION_STANDARD_ERRORS * math.hypot(low[f"se_{o}"], high[f"se_{o}"])
-               for o in OUTCOMES)
+    return not any(compare.change(low["checkpoint"], high["checkpoint"], o).outcome == DIFFERS
+                   for o in OUTCOMES)
 
 
-def check(frontier: pd.DataFrame, ensemble: pd.DataFrame,
+def check(frontier: pd.DataFrame, clusters: pd.DataFrame, ensemble: pd.DataFrame,
           delta_norms: dict[tuple[str, str, str], float],
           second_attempts: pd.DataFrame | None = None) -> tuple[str, list[str]]:
     """The Markdown report, one section per model × setting, and the warnings."""
     sections, warnings = [], []
     for (model, setting), rows in setting_groups(frontier):
-        section, warning = check_setting(model, setting, rows, ensemble, delta_norms,
+        compare = Comparisons(clusters[(clusters["model"] == model)
+                                       & (clusters["setting"] == setting)])
+        section, warning = check_setting(model, setting, rows, compare, ensemble, delta_norms,
                                          second_attempts)
         sections.append(section)
         warnings += warning
     header = "# Claims checked on this run\n\n"
     if warnings:
         header += "".join(f"**WARNING** {w}\n\n" for w in warnings)
-    header += (f"## The paper's findings on this run\n\n{findings_table(frontier, ensemble)}\n"
+    header += (f"## The paper's findings on this run\n\n"
+               f"{findings_table(frontier, clusters, ensemble)}\n"
                "Verdicts by the rules of `codefrontier.analysis.findings`; the checks below "
                "give the figures per setting.\n\n")
     return header + "\n".join(sections), warnings
 
 
-def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.DataFrame,
-                  delta_norms: dict[tuple[str, str, str], float],
+def check_setting(model: str, setting: str, rows: pd.DataFrame, compare: Comparisons,
+                  ensemble: pd.DataFrame, delta_norms: dict[tuple[str, str, str], float],
                   second_attempts: pd.DataFrame | None = None) -> tuple[str, list[str]]:
     """The section of one model × setting (the `all` rows of its checkpoints) and its
     warnings."""
@@ -321,17 +326,18 @@ def check_setting(model: str, setting: str, rows: pd.DataFrame, ensemble: pd.Dat
         return f"{title}no merge curve: nothing to check\n", []
     low, high = endpoints
     delta = endpoints_differ(model, rows_trained_in(rows, setting), delta_norms)
-    claims = [delta, endpoints_separate(low, high), interpolation_trend(curve),
+    claims = [delta, endpoints_separate(compare, low, high), interpolation_trend(curve),
               extrapolation(curve, low, high), in_reach(curve)]
     claims += [c for c in (protocol_learned(rows),) if c]
     claims.append(ensemble_summary(ensemble, model, setting))
     claims += [c for c in (off_curve(rows), second_attempt_summary(second_attempts, model, setting))
                if c]
     warnings = []
-    if indistinguishable(low, high, delta):
+    if indistinguishable(compare, low, high, delta):
         warnings.append(f"{model}/{setting}: the RL endpoints {low['checkpoint']} and "
-                        f"{high['checkpoint']} are indistinguishable (equal weights or every "
-                        f"rate within 2 standard errors): this run shows no frontier")
+                        f"{high['checkpoint']} are indistinguishable (equal weights, or no "
+                        f"rate shown to differ, paired over families): this run shows no "
+                        f"frontier")
     return title + "\n".join(c.line() for c in claims) + "\n", warnings
 
 
@@ -352,13 +358,15 @@ def merge_delta_norms(folders: list[str | os.PathLike]) -> dict[tuple[str, str, 
     return norms
 
 
-def write_claims(frontier: str | os.PathLike, ensemble: str | os.PathLike,
-                 merges: list[str | os.PathLike], second_attempts: str | os.PathLike | None,
+def write_claims(frontier: str | os.PathLike, clusters: str | os.PathLike,
+                 ensemble: str | os.PathLike, merges: list[str | os.PathLike],
+                 second_attempts: str | os.PathLike | None,
                  out: str | os.PathLike) -> tuple[str, list[str]]:
     """The claims report of a run's tables, written to `out` with its provenance; the
     report and its warnings."""
-    tables = [frontier, ensemble, *([second_attempts] if second_attempts else [])]
-    report, warnings = check(pd.read_parquet(frontier), pd.read_parquet(ensemble),
+    tables = [frontier, clusters, ensemble, *([second_attempts] if second_attempts else [])]
+    report, warnings = check(pd.read_parquet(frontier), pd.read_parquet(clusters),
+                             pd.read_parquet(ensemble),
                              merge_delta_norms(merges),
                              pd.read_parquet(second_attempts) if second_attempts else None)
     Path(out).parent.mkdir(parents=True, exist_ok=True)

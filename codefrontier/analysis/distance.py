@@ -13,9 +13,11 @@ and both of q's rates would have to rise by d/√2 before one is; d < 0: some po
 curve is better than q in both rates, by |d|/√2 each; d = 0 for a point on the curve
 that no other point of it dominates. In rate units (0.05 = 5 points along the diagonal).
 
-The interval is a percentile bootstrap over problems: the same resampled problems for
-the checkpoint and every point of the curve (all are evaluated on one problem set).
-docs/results.md ("Frontier distance") states the same.
+The interval is a percentile bootstrap over clusters, the unit the problems were drawn
+in (problems.schema.cluster_of: a bundled problem's family, any other problem itself):
+the counts come summed per cluster, and the same resampled clusters serve the checkpoint
+and every point of the curve (all are evaluated on one problem set). docs/results.md
+("Frontier distance") states the same.
 """
 
 from __future__ import annotations
@@ -47,9 +49,9 @@ def frontier_distance(points: np.ndarray, curve: np.ndarray) -> np.ndarray:
 
 
 def rates(counts: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
-    """Pooled (correctness-failure, optimization-failure) rates from per-problem counts
-    [checkpoints, problems, 3] (samples, correctness failures, optimization failures),
-    with per-problem weights [reps, problems] (bootstrap draws) or all weights 1."""
+    """Pooled (correctness-failure, optimization-failure) rates from per-cluster counts
+    [checkpoints, clusters, 3] (samples, correctness failures, optimization failures),
+    with per-cluster weights [reps, clusters] (bootstrap draws) or all weights 1."""
     if weights is None:
         weights = np.ones((1, counts.shape[1]))
     totals = np.einsum("rp,cpk->rck", weights, counts)      # [reps, checkpoints, 3]
@@ -57,21 +59,34 @@ def rates(counts: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
         return totals[..., 1:] / totals[..., :1]
 
 
+def cluster_resamples(clusters: int, reps: int, seed: int) -> np.ndarray:
+    """[reps, clusters]: how often each cluster is drawn in each resample, a resample
+    drawing `clusters` clusters with replacement."""
+    return np.random.default_rng(seed).multinomial(clusters, [1 / clusters] * clusters,
+                                                   size=reps)
+
+
+def bootstrap_distances(counts: np.ndarray, on_curve: list[int], reps: int = BOOTSTRAP_REPS,
+                        seed: int = 0) -> np.ndarray:
+    """d per resample of the clusters and checkpoint [reps, checkpoints], from per-cluster
+    counts [checkpoints, clusters, 3]; every checkpoint and the curve (`on_curve`, indices
+    in α order) are measured on the same resample."""
+    resampled = rates(counts, cluster_resamples(counts.shape[1], reps, seed))
+    curves = resampled[:, on_curve][:, None]                  # [reps, 1, k, 2]
+    return frontier_distance(resampled, np.broadcast_to(
+        curves, (reps, counts.shape[0], len(on_curve), 2)))
+
+
 def distances_with_interval(counts: np.ndarray, on_curve: list[int], reps: int = BOOTSTRAP_REPS,
                             seed: int = 0, level: float = 0.95) -> np.ndarray:
-    """(d, low, high) per checkpoint [checkpoints, 3]; `on_curve` lists the indices of the
-    curve's checkpoints in α order. NaN where there is no curve (fewer than 2 points)."""
+    """(d, low, high) per checkpoint [checkpoints, 3] from per-cluster counts
+    [checkpoints, clusters, 3]; `on_curve` lists the indices of the curve's checkpoints in
+    α order. NaN where there is no curve (fewer than 2 points)."""
     if len(on_curve) < 2:
         return np.full((counts.shape[0], 3), np.nan)
     point = rates(counts)[0]
     estimate = frontier_distance(point, point[on_curve])
-    problems = counts.shape[1]
-    draws = np.random.default_rng(seed).multinomial(problems, [1 / problems] * problems,
-                                                    size=reps)
-    resampled = rates(counts, draws)                          # [reps, checkpoints, 2]
-    curves = resampled[:, on_curve][:, None]                  # [reps, 1, k, 2]
-    distances = frontier_distance(resampled, np.broadcast_to(
-        curves, (reps, counts.shape[0], len(on_curve), 2)))
+    distances = bootstrap_distances(counts, on_curve, reps, seed)
     tail = (1 - level) / 2
     low, high = np.nanquantile(distances, [tail, 1 - tail], axis=0)
     return np.stack([estimate, low, high], axis=-1)

@@ -3,26 +3,29 @@
 For every model × setting and every budget k (1, 2, 4, … samples per problem), the
 pooled pass@k of each pool of checkpoints (`metrics.pooled_pass_at_k`) next to the
 best single checkpoint at the same k, with the gain over it and a bootstrap interval
-over problems. A checkpoint given second attempts at evaluation also gives a `second-attempt:<ckpt>`
-pool: its episodes (a first attempt and, when it failed, its second attempt) cost two
-samples each,
-so at an even budget k it draws k/2 episodes. Schema: ENSEMBLE_SCHEMA
-(docs/results.md).
+over families (problems.schema.cluster_of) that chooses the best single checkpoint anew
+in every resample. A checkpoint given second attempts at evaluation also gives a
+`second-attempt:<ckpt>` pool: its episodes (a first attempt and, when it failed, its
+second attempt) cost two samples each, so at an even budget k it draws k/2 episodes.
+Schema: ENSEMBLE_SCHEMA (docs/results.md).
 """
 
 from __future__ import annotations
 
 import os
 from collections import defaultdict
+from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 
+from codefrontier.analysis.distance import cluster_resamples
 from codefrontier.analysis.frontier import Checkpoint, correct_counts, episode_counts
 from codefrontier.analysis.metrics import most_draws_per_member, pass_at_k, pooled_pass_at_k
 from codefrontier.base.layout import first_verdicts_path, merge_alpha, rl_name
 from codefrontier.base.provenance import parquet_metadata, record
 from codefrontier.base.tables import read_records, write_records
+from codefrontier.problems.schema import cluster_of
 from codefrontier.settings.registry import setting_order
 
 SECOND_ATTEMPT_POOL = "second-attempt:"  # + checkpoint name; two samples per episode
@@ -36,7 +39,8 @@ ENSEMBLE_SCHEMA = pa.schema([
     ("members", pa.list_(pa.string())),
     ("k", pa.int64()), ("pass_at_k", pa.float64()), ("problems", pa.int64()),
     # pass_at_k minus the best single checkpoint's at the same k, and its 95% bootstrap
-    # interval over problems (resampled with replacement; the best checkpoint held fixed)
+    # interval over families (problems.schema.cluster_of, resampled with replacement; the
+    # best single checkpoint chosen anew in each resample, so the interval includes the choice)
     ("gain_over_best", pa.float64()), ("gain_low", pa.float64()), ("gain_high", pa.float64()),
     ("solved", pa.list_(pa.string())),            # problems with a correct sample in the pool
     ("solved_beyond_best", pa.list_(pa.string())),  # ... that the best single one misses
@@ -71,14 +75,57 @@ def budgets(n: int) -> list[int]:
     return [*ks, n]
 
 
-def bootstrap_interval(differences: np.ndarray, resamples: int = BOOTSTRAP_RESAMPLES,
-                       seed: int = BOOTSTRAP_SEED) -> tuple[float, float]:
-    """95% percentile interval of the mean of per-problem differences, problems drawn
-    with replacement."""
-    rng = np.random.default_rng(seed)
-    picks = rng.integers(0, len(differences), size=(resamples, len(differences)))
-    low, high = np.percentile(differences[picks].mean(axis=1), [2.5, 97.5])
+def resample_shares(problems: list[str], resamples: int = BOOTSTRAP_RESAMPLES,
+                    seed: int = BOOTSTRAP_SEED) -> np.ndarray:
+    """[resamples, problems]: each problem's share of a resample that draws the clusters
+    (problems.schema.cluster_of: families) with replacement and takes every problem of a
+    drawn cluster as often as the cluster was drawn. `shares @ values` gives the mean of
+    per-problem values in each resample."""
+    clusters = sorted({cluster_of(p) for p in problems})
+    index = {cluster: i for i, cluster in enumerate(clusters)}
+    weights = cluster_resamples(len(clusters), resamples, seed)[
+        :, [index[cluster_of(p)] for p in problems]]
+    return weights / weights.sum(axis=1, keepdims=True)
+
+
+def best_single_in_each_resample(singles: np.ndarray, shares: np.ndarray) -> np.ndarray:
+    """[resamples]: the highest pass@k of any single checkpoint in each resample, that
+    checkpoint chosen on the resample itself; singles: per-problem pass@k [problems,
+    checkpoints]."""
+    return (shares @ singles).max(axis=1)
+
+
+def gain_interval(values: np.ndarray, best_in_resample: np.ndarray,
+                  shares: np.ndarray) -> tuple[float, float]:
+    """95% percentile interval of the gain of per-problem `values` over the best single
+    checkpoint, over the resamples of `shares`; the best is the one chosen in each
+    resample (best_single_in_each_resample), so the interval carries the choice of it."""
+    low, high = np.percentile(shares @ values - best_in_resample, [2.5, 97.5])
     return float(low), float(high)
+
+
+@dataclass(frozen=True)
+class BestSingle:
+    """The best single checkpoint at one budget: its per-problem pass@k (chosen on all
+    problems, the point estimate's reference) and the best pass@k in each resample."""
+    values: np.ndarray            # [problems]
+    in_resample: np.ndarray       # [resamples]
+    shares: np.ndarray            # [resamples, problems]
+
+    def gain(self, values: np.ndarray | None) -> dict:
+        if values is None:
+            return {"pass_at_k": None, "gain_over_best": None, "gain_low": None,
+                    "gain_high": None}
+        low, high = gain_interval(values, self.in_resample, self.shares)
+        return {"pass_at_k": float(values.mean()),
+                "gain_over_best": float((values - self.values).mean()),
+                "gain_low": low, "gain_high": high}
+
+    def own_gain(self) -> dict:
+        """The best-single row: it is the best single checkpoint of every resample too,
+        so its gain is 0 in each."""
+        return {"pass_at_k": float(self.values.mean()), "gain_over_best": 0.0,
+                "gain_low": 0.0, "gain_high": 0.0}
 
 
 def ensemble_rows(checkpoints: list[Checkpoint],
@@ -111,20 +158,24 @@ def _group_rows(model: str, setting: str, by_name: dict[str, Checkpoint], low: s
     pools = pools_for(sorted(by_name), low, high)
     solved = {name: {p for p, (_, c) in counts[name].items() if c > 0} for name in by_name}
     base = {"model": model, "setting": setting, "problems": len(problems)}
+    shares = resample_shares(problems)
     rows = []
     for k in budgets(n_min):
         per_problem = {name: _per_problem(counts, [name], problems, k) for name in by_name}
         best = max(per_problem, key=lambda name: (per_problem[name].mean(), name))
+        reference = BestSingle(per_problem[best], best_single_in_each_resample(
+            np.column_stack(list(per_problem.values())), shares), shares)
         for pool, members in {**pools, "best-single": [best]}.items():
             values = _per_problem(counts, members, problems, k) if _budget_fits(
                 members, k, counts) else None
             pool_solved = set().union(*[solved[m] for m in members])
             rows.append({**base, "pool": pool, "members": members, "k": k,
-                         **_gain(values, per_problem[best]),
+                         **(reference.own_gain() if pool == "best-single"
+                            else reference.gain(values)),
                          "solved": sorted(pool_solved),
                          "solved_beyond_best": sorted(pool_solved - solved[best])})
         for name, episodes_of in sorted((episodes or {}).items()):
-            second = _second_attempt_row(name, episodes_of, problems, k, per_problem[best])
+            second = _second_attempt_row(name, episodes_of, problems, k, reference)
             rows.append({**base, **second,
                          "solved_beyond_best": sorted(set(second["solved"]) - solved[best])})
     extrapolated = [n for n in by_name
@@ -139,27 +190,18 @@ def _group_rows(model: str, setting: str, by_name: dict[str, Checkpoint], low: s
 
 
 def _second_attempt_row(name: str, counts: dict, problems: list[str], k: int,
-                        best: np.ndarray) -> dict:
+                        best: BestSingle) -> dict:
     """The second-attempt pool of one checkpoint at budget k: pass@(k/2) of its episodes, for an
     even k that every problem's first attempts can supply (else no value)."""
     fits = k % 2 == 0 and all(counts.get(p, (0, 0))[0] >= k // 2 for p in problems)
     values = np.array([pass_at_k(*counts.get(p, (0, 0)), k // 2) for p in problems]) \
         if fits else None
     return {"pool": f"{SECOND_ATTEMPT_POOL}{name}", "members": [name], "k": k,
-            **_gain(values, best), "solved": sorted(p for p, (_, s) in counts.items() if s)}
+            **best.gain(values), "solved": sorted(p for p, (_, s) in counts.items() if s)}
 
 
 def _per_problem(counts: dict, members: list[str], problems: list[str], k: int) -> np.ndarray:
     return np.array([pooled_pass_at_k([counts[m][p] for m in members], k) for p in problems])
-
-
-def _gain(values: np.ndarray | None, best: np.ndarray) -> dict:
-    if values is None:
-        return {"pass_at_k": None, "gain_over_best": None, "gain_low": None, "gain_high": None}
-    differences = values - best
-    low, high = bootstrap_interval(differences)
-    return {"pass_at_k": float(values.mean()), "gain_over_best": float(differences.mean()),
-            "gain_low": low, "gain_high": high}
 
 
 def _budget_fits(members: list[str], k: int, counts: dict) -> bool:

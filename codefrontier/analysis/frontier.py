@@ -22,7 +22,7 @@ from codefrontier.base.layout import SAMPLES, VERDICTS, CheckpointName, rl_name,
 from codefrontier.base.provenance import read_provenance
 from codefrontier.base.tables import read_records
 from codefrontier.judge.verdicts import OUTCOMES
-from codefrontier.problems.schema import load_problems
+from codefrontier.problems.schema import cluster_of, load_problems
 from codefrontier.settings.registry import SETTINGS
 
 # Why a sample is a format error (the verdicts' `format_error_cause`): the token budget ran
@@ -42,7 +42,8 @@ FRONTIER_SCHEMA = pa.schema([
     ("difficulty", pa.string()),      # easy | medium | hard | all
     ("problems", pa.int64()), ("samples", pa.int64()),
     *[(f"rate_{o}", pa.float64()) for o in OUTCOMES],
-    # problem-clustered standard error of each rate (cluster_standard_error)
+    # family-clustered (problems.schema.cluster_of) standard error of each rate
+    # (cluster_standard_error)
     *[(f"se_{o}", pa.float64()) for o in OUTCOMES],
     ("pass_at_1", pa.float64()),      # mean over problems of c/n
     ("mean_completion_tokens", pa.float64()),
@@ -54,7 +55,7 @@ FRONTIER_SCHEMA = pa.schema([
     ("trained_in", pa.string()),
     # signed distance of (rate_correctness_failure, rate_optimization_failure) from the α
     # curve of the row's model, setting and difficulty, with a 95% bootstrap interval over
-    # problems (frontier_distance.py); null without a curve of 2 points
+    # families (problems.schema.cluster_of; distance.py); null without a curve of 2 points
     ("frontier_distance", pa.float64()),
     ("frontier_distance_lo", pa.float64()),
     ("frontier_distance_hi", pa.float64()),
@@ -130,26 +131,38 @@ def episode_counts(first_verdicts: list[dict],
     return {pid: (n, s) for pid, (n, s) in counts.items()}
 
 
-def outcome_counts(verdicts: list[dict], outcome: str) -> list[tuple[int, int]]:
-    """(samples, samples with `outcome`) per problem."""
-    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+def cluster_outcome_counts(verdicts: list[dict], outcome: str) -> list[tuple[int, int]]:
+    """(samples, samples with `outcome`) per cluster (problems.schema.cluster_of: a
+    bundled problem's family, any other problem itself)."""
+    per_problem: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for row in verdicts:
-        counts[row["problem_id"]][0] += 1
-        counts[row["problem_id"]][1] += row["outcome"] == outcome
-    return [(n, x) for n, x in counts.values()]
+        per_problem[row["problem_id"]][0] += 1
+        per_problem[row["problem_id"]][1] += row["outcome"] == outcome
+    return per_cluster(per_problem)
+
+
+def per_cluster(per_problem: dict[str, tuple[int, int]]) -> list[tuple[int, int]]:
+    """(n, x) per problem summed per cluster (problems.schema.cluster_of)."""
+    sums: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for problem_id, (n, x) in per_problem.items():
+        total = sums[cluster_of(problem_id)]
+        total[0] += n
+        total[1] += x
+    return [(n, x) for n, x in sums.values()]
 
 
 def cluster_standard_error(counts: list[tuple[int, int]]) -> float:
-    """Standard error of the rate Σx_i/Σn_i from (n_i, x_i) per problem, clustered by
-    problem: sqrt(P/(P−1) · Σ_i (x_i − p·n_i)²) / Σn_i. Samples of one problem share
-    its difficulty, so they are not independent draws; NaN with fewer than 2 problems."""
-    problems = len(counts)
+    """Standard error of the rate Σx_g/Σn_g from (n_g, x_g) per cluster, clustered by
+    those clusters: sqrt(G/(G−1) · Σ_g (x_g − p·n_g)²) / Σn_g. Samples of one cluster
+    share its difficulty, so they are not independent draws; NaN with fewer than 2
+    clusters. The frontier table's `se_` columns take cluster_outcome_counts (families)."""
+    clusters = len(counts)
     total = sum(n for n, _ in counts)
-    if problems < 2 or total == 0:
+    if clusters < 2 or total == 0:
         return float("nan")
     rate = sum(x for _, x in counts) / total
     squares = sum((x - rate * n) ** 2 for n, x in counts)
-    return math.sqrt(problems / (problems - 1) * squares) / total
+    return math.sqrt(clusters / (clusters - 1) * squares) / total
 
 
 def correct_counts(checkpoint: Checkpoint) -> dict[str, tuple[int, int]]:
@@ -229,15 +242,16 @@ def frontier_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLik
 def add_frontier_distances(rows: list[dict], verdicts: list[list[dict]]) -> None:
     """Each row's distance and interval against the α curve of its model, setting and
     difficulty (the rows with an α, in α order: `frontier_distance`) and against its
-    interpolation part (α in [0, 1]: `interpolation_distance`); `verdicts[i]` are row i's."""
+    interpolation part (α in [0, 1]: `interpolation_distance`); `verdicts[i]` are row i's.
+    The bootstrap resamples clusters (problems.schema.cluster_of: families)."""
     groups: dict[tuple, list[int]] = defaultdict(list)
     for index, row in enumerate(rows):
         groups[(row["model"], row["setting"], row["difficulty"])].append(index)
     for members in groups.values():
         curve = sorted((i for i in members if rows[i]["alpha"] is not None),
                        key=lambda i: rows[i]["alpha"])
-        problems = sorted({v["problem_id"] for i in members for v in verdicts[i]})
-        counts = np.array([failure_counts(verdicts[i], problems) for i in members])
+        clusters = sorted({cluster_of(v["problem_id"]) for i in members for v in verdicts[i]})
+        counts = np.array([failure_counts(verdicts[i], clusters) for i in members])
         for column, on_curve in (("frontier_distance", curve),
                                  ("interpolation_distance",
                                   [i for i in curve if 0 <= rows[i]["alpha"] <= 1])):
@@ -247,16 +261,17 @@ def add_frontier_distances(rows: list[dict], verdicts: list[list[dict]]) -> None
                                 f"{column}_hi": _or_none(high)})
 
 
-def failure_counts(verdicts: list[dict], problems: list[str]) -> list[tuple[int, int, int]]:
-    """(samples, correctness failures, optimization failures) per problem, in `problems`
-    order (0s for a problem without samples)."""
-    counts = {pid: [0, 0, 0] for pid in problems}
+def failure_counts(verdicts: list[dict], clusters: list[str]) -> list[tuple[int, int, int]]:
+    """(samples, correctness failures, optimization failures) per cluster
+    (problems.schema.cluster_of), summed over its problems, in `clusters` order (0s for a
+    cluster without samples)."""
+    counts = {cluster: [0, 0, 0] for cluster in clusters}
     for v in verdicts:
-        row = counts[v["problem_id"]]
+        row = counts[cluster_of(v["problem_id"])]
         row[0] += 1
         row[1] += v["outcome"] == "correctness_failure"
         row[2] += v["outcome"] == "optimization_failure"
-    return [tuple(counts[pid]) for pid in problems]
+    return [tuple(counts[cluster]) for cluster in clusters]
 
 
 def _or_none(value: float) -> float | None:
@@ -283,7 +298,8 @@ def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], stats: dict,
         "difficulty": level,
         "problems": len(per_problem), "samples": total,
         **{f"rate_{o}": outcomes[o] / total for o in OUTCOMES},
-        **{f"se_{o}": cluster_standard_error(outcome_counts(verdicts, o)) for o in OUTCOMES},
+        **{f"se_{o}": cluster_standard_error(cluster_outcome_counts(verdicts, o))
+           for o in OUTCOMES},
         "pass_at_1": sum(c / n for n, c in per_problem.values()) / len(per_problem),
         "mean_completion_tokens": _mean([s["completion_tokens"] for s in sampled
                                          if s["completion_tokens"] is not None]),

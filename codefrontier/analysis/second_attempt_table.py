@@ -15,6 +15,7 @@ from codefrontier.analysis.frontier import (
     Checkpoint,
     cluster_standard_error,
     episode_counts,
+    per_cluster,
     problem_counts,
 )
 from codefrontier.base.layout import second_attempt_verdicts_path
@@ -55,7 +56,7 @@ def second_attempt_rows(first_verdicts: list[dict], second_verdicts: list[dict],
             "model": model, "setting": setting, "checkpoint": checkpoint,
             "first_failure": failure, "problems": len(per_problem), "attempts": len(chosen),
             "corrected": corrected, "corrected_rate": corrected / len(chosen),
-            "se_corrected_rate": cluster_standard_error(list(per_problem.values())),
+            "se_corrected_rate": cluster_standard_error(per_cluster(per_problem)),
             **{f"second_{o.value}": sum(v["outcome"] == o for v in chosen) / len(chosen)
                for o in Outcome},
             **(equal_budget(first_verdicts, second_verdicts) if failure == "all" else

@@ -95,6 +95,7 @@ SECOND_ATTEMPT_SAMPLES = PathTemplate(
 SECOND_ATTEMPT_VERDICTS = PathTemplate(
     f"{RESULTS}/{{model}}/{{setting}}/{{ckpt}}/second-attempt/verdicts.parquet")
 FRONTIER = f"{RESULTS}/frontier.parquet"
+CLUSTERS = f"{RESULTS}/clusters.parquet"
 ENSEMBLE = f"{RESULTS}/ensemble.parquet"
 SECOND_ATTEMPT_TABLE = f"{RESULTS}/second_attempts.parquet"
 CLAIMS = f"{RESULTS}/claims.md"

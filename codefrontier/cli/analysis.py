@@ -19,6 +19,11 @@ def _frontier(args: argparse.Namespace) -> int:
 
     rows = write_frontier(args.verdicts, args.problems, _endpoints(args), args.out)
     print(f"{rows} frontier rows from {len(args.verdicts)} checkpoints -> {args.out}")
+    if args.clusters:
+        from codefrontier.analysis.clusters import write_clusters
+
+        rows = write_clusters(args.verdicts, args.problems, args.seed, args.clusters)
+        print(f"{rows} cluster rows -> {args.clusters}")
     return 0
 
 
@@ -40,7 +45,7 @@ def _second_attempt_table(args: argparse.Namespace) -> int:
 def _claims(args: argparse.Namespace) -> int:
     from codefrontier.analysis.claims import write_claims
 
-    report, warnings = write_claims(args.frontier, args.ensemble, args.merges,
+    report, warnings = write_claims(args.frontier, args.clusters, args.ensemble, args.merges,
                                     args.second_attempts, args.out)
     print(report)
     for warning in warnings:
@@ -103,6 +108,12 @@ def _add_tables(commands) -> None:
                                    help="outcome rates per model x setting x checkpoint x "
                                         "difficulty (docs/results.md)")
     frontier.add_argument("--problems", required=True, help="the evaluation problems")
+    frontier.add_argument("--clusters", metavar="PARQUET",
+                          help="also write the cluster table: outcome counts per model x "
+                               "setting x seed x checkpoint x cluster (a bundled family, or a "
+                               "real dataset's problem), what the findings pair and resample")
+    frontier.add_argument("--seed", type=int, default=0,
+                          help="the run's seed: the cluster table's seed column")
     frontier.set_defaults(handler=_frontier)
     ensemble = commands.add_parser("ensemble", parents=[aggregate],
                                    help="pass@k of checkpoints and pools at equal budget")
@@ -120,6 +131,8 @@ def _add_reports(commands) -> None:
         description="Writes a Markdown report; claims that do not hold are reported with "
                     "their figures. Warns when the RL endpoints are indistinguishable.")
     claims.add_argument("--frontier", required=True, help="the frontier table (parquet)")
+    claims.add_argument("--clusters", required=True,
+                        help="the cluster table (parquet): the findings' paired comparisons")
     claims.add_argument("--ensemble", required=True, help="the ensemble table (parquet)")
     claims.add_argument("--merges", nargs="*", default=[], metavar="PATH",
                         help="merge records (results/<model>/<setting>/merge/a<alpha>.json) or "

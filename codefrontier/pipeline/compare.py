@@ -33,9 +33,10 @@ from codefrontier.judge.files import MEASURED_COLUMNS
 from codefrontier.pipeline.audit import describe_machine, other_versions
 
 SFT_DATA = layout.DATA.fill(split="sft")
-TABLES = (layout.FRONTIER, layout.ENSEMBLE, layout.SECOND_ATTEMPT_TABLE)
+TABLES = (layout.FRONTIER, layout.CLUSTERS, layout.ENSEMBLE, layout.SECOND_ATTEMPT_TABLE)
 # the columns a table's rows are sorted by, where it has them
-KEYS = ("model", "setting", "checkpoint", "difficulty", "pool", "k", "first_failure")
+KEYS = ("model", "setting", "seed", "checkpoint", "cluster", "difficulty", "pool", "k",
+        "first_failure")
 # the versions a record names (`<name>_version`) that are shown where two records differ
 VERSIONS = ("code", "codefrontier", "python", *RECORDED_LIBRARIES)
 

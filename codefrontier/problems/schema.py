@@ -37,6 +37,18 @@ from codefrontier.base.tables import read_records, write_records
 
 DIFFICULTIES = ("easy", "medium", "hard")
 KINDS = ("stdin", "call", "function")
+BUNDLED_PREFIX = "bundled/"
+
+
+def cluster_of(problem_id: str) -> str:
+    """The unit a problem was drawn from the population in, which the findings' standard
+    errors cluster on and their bootstraps resample: a bundled problem's family (its
+    instances share one task: bundled/two-sum/eval-0 -> bundled/two-sum), any other
+    problem itself (a LiveCodeBench or CodeContests+ id names no group)."""
+    if problem_id.startswith(BUNDLED_PREFIX):
+        return "/".join(problem_id.split("/")[:2])
+    return problem_id
+
 
 
 @dataclass(frozen=True)
