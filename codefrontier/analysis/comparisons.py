@@ -125,12 +125,13 @@ class Placed:
     high: float
     shows: bool | None
     families: int
+    question: str  # what `shows` answers: "beyond" or "on"
 
     def figure(self) -> str:
-        text = f"{self.what} {self.distance:+.3f} [{self.low:+.3f}, {self.high:+.3f}]"
+        text = f"{self.what} {self.distance:+.3f} [{self.low:+.3f}, {self.high:+.3f}]: "
         if self.shows is None:
-            text += f" (undecided; {decided_by(self.needed())})"
-        return text
+            return text + f"{self.question} or not: undecided ({decided_by(self.needed())})"
+        return text + (self.question if self.shows else f"not {self.question}")
 
     def needed(self) -> ClustersNeeded | None:
         """Families that would decide it, from the interval's width: SE = width / 3.92;
@@ -147,19 +148,24 @@ class Placed:
         return min(found, key=lambda need: need.clusters, default=None)
 
 
-def beyond(row: pd.Series, column: str, families: int, margin: float = MARGIN) -> Placed:
-    """Whether a point lies beyond a curve (`column`: its distance, positive beyond):
-    True when the interval lies above 0, False when it lies below +margin (not beyond by
-    a meaningful amount), None otherwise."""
-    low, high = row[f"{column}_lo"], row[f"{column}_hi"]
+def interval_of(row: pd.Series, column: str) -> tuple[str, float, float, float]:
+    """(checkpoint, distance, low, high) of a frontier-table row's distance `column`."""
+    return row["checkpoint"], row[column], row[f"{column}_lo"], row[f"{column}_hi"]
+
+
+def beyond(what: str, estimate: float, low: float, high: float, families: int,
+           margin: float = MARGIN, question: str = "beyond") -> Placed:
+    """Whether a point lies beyond a curve (or a gain above 0), by the 95% interval of
+    its signed distance: True when the interval lies above 0, False when it lies below
+    +margin (not beyond by a meaningful amount), None otherwise."""
     shows = True if low > 0 else False if high < margin else None
-    return Placed(row["checkpoint"], row[column], low, high, shows, families)
+    return Placed(what, estimate, low, high, shows, families, question)
 
 
-def on(row: pd.Series, column: str, families: int, margin: float = MARGIN) -> Placed:
-    """Whether a point lies on a curve: True when the interval lies within ±margin,
-    False when it excludes 0, None otherwise."""
-    low, high = row[f"{column}_lo"], row[f"{column}_hi"]
+def on(what: str, estimate: float, low: float, high: float, families: int,
+       margin: float = MARGIN) -> Placed:
+    """Whether a point lies on a curve: True when the interval of its distance lies
+    within ±margin, False when it excludes 0, None otherwise."""
     shows = True if -margin < low and high < margin else False if low > 0 or high < 0 \
         else None
-    return Placed(row["checkpoint"], row[column], low, high, shows, families)
+    return Placed(what, estimate, low, high, shows, families, "on")

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pandas as pd
 
+from codefrontier.analysis.stats import MARGIN
 from codefrontier.settings.registry import setting_order
 
-OUTSIDE, INSIDE, ON = "outside", "inside", "on"
+OUTSIDE, INSIDE, ON, UNSETTLED = "outside", "inside", "on", "unsettled"
 
 
 def setting_groups(frontier: pd.DataFrame) -> list[tuple[tuple[str, str], pd.DataFrame]]:
@@ -43,11 +44,12 @@ def rows_trained_in(rows: pd.DataFrame, setting: str) -> str:
     return sources[0] if len(sources) == 1 else setting
 
 
-def curve_side(low: float, high: float) -> str:
-    """Where a point lies against a curve, by the interval of its distance from it:
-    OUTSIDE (beyond it: the interval above 0), INSIDE (below 0), or ON (holding 0)."""
+def curve_side(low: float, high: float, margin: float = MARGIN) -> str:
+    """Where a point lies against a curve, by the 95% interval of its distance from it:
+    OUTSIDE (beyond it: the interval above 0), INSIDE (below 0), ON (within ±margin:
+    equal shown), or UNSETTLED (it holds 0 but reaches past the margin)."""
     if low > 0:
         return OUTSIDE
     if high < 0:
         return INSIDE
-    return ON
+    return ON if -margin < low and high < margin else UNSETTLED

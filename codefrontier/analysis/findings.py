@@ -61,6 +61,7 @@ from codefrontier.analysis.comparisons import (
     Placed,
     beyond,
     decided_by,
+    interval_of,
     on,
 )
 from codefrontier.analysis.curve import (
@@ -229,7 +230,7 @@ def intermediate_runs(compare: Comparisons, rows: pd.DataFrame, low: str,
     for run in between:
         twin = any_of(equals_endpoint(compare, run["checkpoint"], end) for end in (low, high))
         placed = None if pd.isna(run["interpolation_distance_lo"]) else beyond(
-            run, "interpolation_distance", compare.families)
+            *interval_of(run, "interpolation_distance"), compare.families)
         recovered = {None} if placed is None else {not shown for shown in could_be(placed.shows)}
         options.append({DROPPED} if twin else recovered if twin is False
                        else {DROPPED, *recovered})
@@ -282,10 +283,11 @@ def extrapolation(compare: Comparisons, curve: pd.DataFrame, low: str, high: str
     near = outside[(outside["alpha"] >= NEAR[0]) & (outside["alpha"] <= NEAR[1])
                    & outside["interpolation_distance_lo"].notna()]
     far = outside[(outside["alpha"] <= FAR[0]) | (outside["alpha"] >= FAR[1])]
-    placed = [beyond(r, "interpolation_distance", compare.families) for _, r in near.iterrows()]
+    placed = [beyond(*interval_of(r, "interpolation_distance"), compare.families)
+              for _, r in near.iterrows()]
     extends = any_of(p.shows for p in placed) if placed else None
     figures = [f"α from {curve['alpha'].min():g} to {curve['alpha'].max():g}",
-               *(f"near: {p.figure()} beyond interpolation" for p in placed)]
+               *(f"near, against interpolation: {p.figure()}" for p in placed)]
     near_note = {True: "a near α reaches beyond interpolation",
                  False: "no near α reaches beyond interpolation",
                  None: "whether a near α reaches beyond interpolation is undecided"}[extends]
@@ -316,9 +318,8 @@ def ensembles(ensemble: pd.DataFrame, model: str, setting: str, families: int) -
     if pool.empty:
         return Finding(4, TITLES[4], UNMEASURED, "", "no interpolation + extrapolation pool")
     row = pool.loc[pool["k"].idxmax()]
-    gain = beyond(pd.Series({"checkpoint": "gain", "gain": row["gain_over_best"],
-                             "gain_lo": row["gain_low"], "gain_hi": row["gain_high"]}),
-                  "gain", families)
+    gain = beyond("gain", row["gain_over_best"], row["gain_low"], row["gain_high"], families,
+                  question="above 0")
     figure = (f"k = {int(row['k'])}: pool {row['pass_at_k']:.3f} vs best single "
               f"{row['pass_at_k'] - row['gain_over_best']:.3f}, {gain.figure()}")
     if gain.shows is None:
@@ -339,9 +340,9 @@ def moving_the_front(rows: pd.DataFrame, families: int) -> Finding:
     for _, r in runs.iterrows():
         reward, repair = trained_reward(CheckpointName.parse(r["checkpoint"]).reward)
         if repair:
-            repaired.append(beyond(r, "frontier_distance", families))
+            repaired.append(beyond(*interval_of(r, "frontier_distance"), families))
         elif not reward_family(reward).nested:
-            shaped.append(on(r, "frontier_distance", families))
+            shaped.append(on(*interval_of(r, "frontier_distance"), families))
     if not shaped and not repaired:
         return Finding(5, TITLES[5], UNMEASURED, "", "no shaped or repair-trained run")
     figure = "; ".join(p.figure() for p in [*shaped, *repaired])

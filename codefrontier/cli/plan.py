@@ -22,7 +22,8 @@ def _plan(args: argparse.Namespace) -> int:
     from codefrontier.pipeline.plan import as_json, markdown, plan
 
     summary = plan(Path(args.snakefile), Path(args.directory), [Path(f) for f in args.configfile],
-                   args.targets, forceall=args.forceall, eval_problems=args.eval_problems)
+                   args.targets, forceall=args.forceall, eval_problems=args.eval_problems,
+                   variance_from=Path(args.variance_from) if args.variance_from else None)
     print(markdown(summary))
     if args.json:
         Path(args.json).write_text(as_json(summary))
@@ -71,6 +72,10 @@ def register(commands) -> None:
     plan.add_argument("--eval-problems", type=int, metavar="N",
                       help="evaluation problems per sampling job (default: counted in "
                            "results/data/eval.parquet when it is there, else 500)")
+    plan.add_argument("--variance-from", metavar="RUN",
+                      help="a finished run's folder: the smallest detectable differences "
+                           "from the variance of its cluster table (default: figures "
+                           "measured on the default's run)")
     plan.add_argument("--json", metavar="FILE", help="also write the plan as JSON")
     plan.set_defaults(handler=_plan)
 

@@ -18,7 +18,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from codefrontier.base.layout import DATA
-from codefrontier.pipeline import costs
+from codefrontier.generation.options import SampleOptions
+from codefrontier.judge.verdicts import OUTCOMES
+from codefrontier.pipeline import costs, power
 from codefrontier.pipeline import resources as res
 from codefrontier.pipeline.places import Places
 
@@ -337,22 +339,67 @@ def markdown(summary: dict) -> str:
             f"each (from {size['source']})" for model, size in summary["models"].items()),
         "Assumptions (docs/cluster.md): " + ", ".join(
             f"{key}={value}" for key, value in summary["assumptions"].items()),
+        *detectable_markdown(summary.get("detectable") or {}),
     ]
     return "\n".join(lines)
+
+
+def detectable_markdown(detectable: dict) -> list[str]:
+    """What the grid can show: the smallest detectable difference per setting and rate."""
+    if not detectable:
+        return []
+    lines = ["", "What it can show: the smallest difference between two checkpoints' rates "
+             "that the evaluation detects with 80% power at 95% (paired over clusters; "
+             "docs/results.md, \"How verdicts are decided\"):", "",
+             "| setting | clusters | problems | samples/problem | "
+             + " | ".join(o.replace("_", " ") for o in OUTCOMES) + " | variance from |",
+             "|---|---:|---:|---:|" + "---:|" * len(OUTCOMES) + "---|"]
+    for setting, row in detectable.items():
+        lines.append(f"| {setting} | {row['clusters']} | {row['problems']} | "
+                     f"{row['samples_per_problem']} | "
+                     + " | ".join(f"{row['difference'][o]:.3f}" for o in OUTCOMES)
+                     + f" | {row['variance_from']} |")
+    return lines
 
 
 def _count(parameters: float) -> str:
     return f"{parameters / 1e9:.2f}B" if parameters >= 1e9 else f"{parameters / 1e6:.1f}M"
 
 
+def detectable_differences(config: dict, workdir: Path, eval_problems: int,
+                           variance_from: Path | None = None) -> dict:
+    """Per setting, the evaluation's design and the smallest difference in each rate
+    between two checkpoints it detects (pipeline/power.py), and where the variance
+    figures come from."""
+    from codefrontier.pipeline.workflow import setting_sampling
+
+    measured = power.variance_from(variance_from) if variance_from else {}
+    clusters, problems = power.eval_design(config, workdir, eval_problems)
+    found = {}
+    for setting in config["settings"]:
+        samples = setting_sampling(config, setting).get("n", SampleOptions().n)
+        design = power.Design(clusters, problems, samples)
+        variance = {**power.default_variance(setting), **measured.get(setting, {})}
+        found[setting] = {"clusters": clusters, "problems": problems,
+                          "samples_per_problem": samples,
+                          "difference": power.detectable(design, variance),
+                          "variance_from": str(variance_from) if setting in measured
+                          else "the default's run"}
+    return found
+
+
 def plan(snakefile: Path, workdir: Path, configfiles: list[Path], targets: list[str],
-         forceall: bool = False, eval_problems: int | None = None) -> dict:
+         forceall: bool = False, eval_problems: int | None = None,
+         variance_from: Path | None = None) -> dict:
     """The plan of a run, as a summary dict (markdown() renders it)."""
     jobs, config = snakemake_jobs(snakefile, workdir, configfiles, targets, forceall)
     places = Places(workdir.resolve(), snakefile.resolve().parent)
     assumptions = Assumptions(eval_problems or eval_problem_count(workdir))
     sizes = estimate(jobs, config, places, assumptions)
-    return summarise(jobs, config, sizes, assumptions)
+    summary = summarise(jobs, config, sizes, assumptions)
+    summary["detectable"] = detectable_differences(config, workdir, assumptions.eval_problems,
+                                                   variance_from)
+    return summary
 
 
 def as_json(summary: dict) -> str:
