@@ -22,6 +22,7 @@ import pandas as pd
 from scipy import stats
 
 from codefrontier.analysis.clusters import rate_cells
+from codefrontier.analysis.curve import ON, UNSETTLED, curve_side
 from codefrontier.analysis.stats import (
     DIFFERS,
     EQUAL,
@@ -164,8 +165,8 @@ def beyond(what: str, estimate: float, low: float, high: float, families: int,
 
 def on(what: str, estimate: float, low: float, high: float, families: int,
        margin: float = MARGIN) -> Placed:
-    """Whether a point lies on a curve: True when the interval of its distance lies
-    within ±margin, False when it excludes 0, None otherwise."""
-    shows = True if -margin < low and high < margin else False if low > 0 or high < 0 \
-        else None
+    """Whether a point lies on a curve (curve.curve_side): True when the interval of its
+    distance lies within ±margin, False when it excludes 0, None otherwise."""
+    side = curve_side(low, high, margin)
+    shows = True if side == ON else None if side == UNSETTLED else False
     return Placed(what, estimate, low, high, shows, families, "on")

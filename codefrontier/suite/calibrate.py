@@ -28,12 +28,13 @@ another on this machine, judged under the limits themselves.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from codefrontier.judge import JudgePool, Sample
 from codefrontier.problems.schema import Problem
-from codefrontier.rewards import decade
+from codefrontier.rewards import decade, rung_label
 from codefrontier.suite.spec import Instance
 from codefrontier.suite.speed import MachineSpeed, measure_speed
 
@@ -240,8 +241,8 @@ def _judged(pairs: list[tuple[Instance, Problem]], pool: JudgePool, margin: bool
 
 def rungs(low: int, high: int | None) -> str:
     """R_low to R_high (None: R_inf) as `R_3`, `R_3..R_4` or `R_3..R_inf`."""
-    top = "inf" if high is None else str(high)
-    return f"R_{low}" if top == str(low) else f"R_{low}..R_{top}"
+    top = math.inf if high is None else high
+    return rung_label(low) if top == low else f"{rung_label(low)}..{rung_label(top)}"
 
 
 def moved_rungs(reports: list[Calibration]) -> list[str]:
