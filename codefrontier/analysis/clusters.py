@@ -67,10 +67,15 @@ def write_clusters(verdicts: list[str | os.PathLike], problems_path: str | os.Pa
     return len(rows)
 
 
+def cluster_rate(rows: pd.DataFrame, outcome: str) -> pd.Series:
+    """Each row's rate of an outcome: its samples with it over its samples."""
+    return rows[f"n_{outcome}"] / rows["samples"]
+
+
 def rate_cells(clusters: pd.DataFrame, checkpoint: str, outcome: str) -> pd.DataFrame:
     """One checkpoint's rate of an outcome per (cluster, seed): the cells the statistics
     of analysis/stats.py take (columns cluster, seed, value)."""
     rows = clusters[clusters["checkpoint"] == checkpoint]
     return pd.DataFrame({"cluster": rows["cluster"].to_numpy(),
                          "seed": rows["seed"].to_numpy(),
-                         "value": (rows[f"n_{outcome}"] / rows["samples"]).to_numpy()})
+                         "value": cluster_rate(rows, outcome).to_numpy()})

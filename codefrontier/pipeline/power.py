@@ -27,8 +27,15 @@ from pathlib import Path
 
 import pandas as pd
 
+from codefrontier.analysis.clusters import cluster_rate
 from codefrontier.analysis.stats import VarianceComponents, detectable_difference
 from codefrontier.judge.verdicts import OUTCOMES
+
+
+def paired_sampling_variance(rate: float, samples_per_cluster: float) -> float:
+    """The binomial variance of one cluster's paired difference of two checkpoints' rates
+    near `rate`: 2p(1−p) over the cluster's samples."""
+    return 2 * rate * (1 - rate) / samples_per_cluster
 
 
 @dataclass(frozen=True)
@@ -39,8 +46,7 @@ class RateVariance:
     rate: float
 
     def cluster_variance(self, samples_per_cluster: float) -> float:
-        sampling = 2 * self.rate * (1 - self.rate)
-        return self.heterogeneity + sampling / samples_per_cluster
+        return self.heterogeneity + paired_sampling_variance(self.rate, samples_per_cluster)
 
 
 # Measured on the default's run (a fresh clone's `make run` of 176c7a5, seed 0, SFT
@@ -76,7 +82,7 @@ def default_variance(setting: str) -> dict[str, RateVariance]:
 def pair_variances(clusters: pd.DataFrame, outcome: str) -> list[RateVariance]:
     """τ² (untruncated: observed variance less sampling, which may be below 0) and p of
     every pair of checkpoints of one model × setting × seed."""
-    rates = clusters.assign(rate=clusters[f"n_{outcome}"] / clusters["samples"])
+    rates = clusters.assign(rate=cluster_rate(clusters, outcome))
     table = rates.pivot_table(index="cluster", columns="checkpoint", values="rate")
     samples = clusters.groupby("cluster")["samples"].mean()
     found = []
@@ -86,7 +92,7 @@ def pair_variances(clusters: pd.DataFrame, outcome: str) -> list[RateVariance]:
             continue
         differences = both[b] - both[a]
         p = float(both.to_numpy().mean())
-        sampling = 2 * p * (1 - p) / float(samples.loc[both.index].mean())
+        sampling = paired_sampling_variance(p, float(samples.loc[both.index].mean()))
         found.append(RateVariance(float(differences.var(ddof=1)) - sampling, p))
     return found
 
