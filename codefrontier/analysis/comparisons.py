@@ -9,13 +9,12 @@ analysis/stats.py (differs, equal within ±MARGIN, undecided).
   curve; one that holds 0 and reaches past the margin decides nothing.
 
 Every undecided comparison carries the number of families that would decide it at 80%
-power: from the observed variance components for the paired ones, from the interval's
-width (a normal approximation, SE = width / 3.92) for the bootstrapped ones.
+power (stats.clusters_to_decide): from the observed variance components for the paired
+ones, from the SE the interval's width implies (width / 3.92) for the bootstrapped ones.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import pandas as pd
@@ -25,14 +24,13 @@ from codefrontier.analysis.clusters import rate_cells
 from codefrontier.analysis.curve import ON, UNSETTLED, curve_side
 from codefrontier.analysis.stats import (
     DIFFERS,
-    EQUAL,
-    EQUIVALENCE_LEVEL,
     LEVEL,
     MARGIN,
-    POWER,
     UNDECIDED,
     ClustersNeeded,
     Decision,
+    Estimate,
+    VarianceComponents,
     clusters_to_decide,
     decide,
     estimate_mean,
@@ -135,18 +133,15 @@ class Placed:
         return text + (self.question if self.shows else f"not {self.question}")
 
     def needed(self) -> ClustersNeeded | None:
-        """Families that would decide it, from the interval's width: SE = width / 3.92;
-        differs when |d| >= (z_.975 + z_.80)·SE·sqrt(G/G'), equal when
-        MARGIN − |d| >= (z_.95 + z_.80)·SE·sqrt(G/G')."""
+        """Families that would decide it, by the paired comparisons' rule
+        (stats.clusters_to_decide), with the SE the interval's width implies (width / 3.92)
+        taken as a mean over this run's families."""
         se = (self.high - self.low) / (2 * stats.norm.ppf((1 + LEVEL) / 2))
-        found = []
-        for outcome, room, level in ((DIFFERS, abs(self.distance), LEVEL),
-                                     (EQUAL, MARGIN - abs(self.distance), EQUIVALENCE_LEVEL)):
-            if room > 0 and se > 0:
-                factor = stats.norm.ppf((1 + level) / 2) + stats.norm.ppf(POWER)
-                found.append(ClustersNeeded(math.ceil(self.families * (factor * se / room) ** 2),
-                                            outcome))
-        return min(found, key=lambda need: need.clusters, default=None)
+        if se <= 0:
+            return None
+        spread = VarianceComponents(cluster=se ** 2 * self.families)
+        return clusters_to_decide(Estimate(self.distance, se, self.families - 1,
+                                           self.families, 1, spread))
 
 
 def interval_of(row: pd.Series, column: str) -> tuple[str, float, float, float]:
