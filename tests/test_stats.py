@@ -18,7 +18,6 @@ from codefrontier.analysis.stats import (
     UNDECIDED,
     Estimate,
     VarianceComponents,
-    cluster_bootstrap,
     clusters_to_decide,
     decide,
     detectable_difference,
@@ -226,37 +225,6 @@ def test_the_planner_agrees_with_the_estimate():
     estimate = estimate_from_grid(grid)
     planned = detectable_difference(estimate.components, clusters=4, seeds=3)
     assert (planned.se, planned.df) == pytest.approx((estimate.se, estimate.df))
-
-
-# ---- the bootstrap ---------------------------------------------------------------------
-
-def test_the_bootstrap_is_reproducible_and_covers_the_mean():
-    values = np.random.default_rng(3).normal(0.5, 0.1, size=20)
-    cells = cells_of(values[:, None])
-    mean = lambda frame: frame["value"].mean()  # noqa: E731
-    first = cluster_bootstrap(cells, mean, np.random.default_rng(11), replicates=300)
-    again = cluster_bootstrap(cells, mean, np.random.default_rng(11), replicates=300)
-    other = cluster_bootstrap(cells, mean, np.random.default_rng(12), replicates=300)
-    assert first == again and first != other
-    assert first[0] < values.mean() < first[1]
-    t = estimate_mean(cells).interval()
-    assert first == pytest.approx(t, abs=0.02)  # close to the t interval
-
-
-def test_the_bootstrap_resamples_clusters_and_seeds_crossed():
-    # two rows per cell (samples), 5 families × 3 seeds: every replicate holds 5 clusters
-    # and 3 seeds under new labels, all 15 crossed cells, 30 rows
-    rows = [{"cluster": g, "seed": s, "value": g + s / 10}
-            for g in range(5) for s in range(3) for _ in range(2)]
-    shapes = set()
-
-    def shape(frame):
-        shapes.add((frame["cluster"].nunique(), frame["seed"].nunique(), len(frame),
-                    frame.groupby(["cluster", "seed"]).size().eq(2).all()))
-        return 0.0
-
-    cluster_bootstrap(pd.DataFrame(rows), shape, np.random.default_rng(0), replicates=50)
-    assert shapes == {(5, 3, 30, True)}
 
 
 # ---- coverage on simulated evaluations (issue 49, item 6) -------------------------------

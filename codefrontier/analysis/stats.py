@@ -50,7 +50,6 @@ differences, power analysis).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -321,50 +320,6 @@ def detectable_difference(components: VarianceComponents, clusters: int, seeds: 
     se, df = sampling_error(components, clusters, seeds)
     factor = t_quantile((1 + level) / 2, df) + t_quantile(power, df)
     return Detectable(se, df, factor * se)
-
-
-def cluster_bootstrap(cells: pd.DataFrame, statistic: Callable[[pd.DataFrame], float],
-                      rng: np.random.Generator, replicates: int = 2000,
-                      level: float = LEVEL) -> tuple[float, float]:
-    """A percentile interval of `statistic` over resamples of `cells` by cluster and seed.
-
-    The scheme (a two-stage, "pigeonhole" bootstrap for crossed effects): each replicate
-    draws G clusters and, where there are several seeds, S seeds, independently and with
-    replacement, and keeps every row of every crossed (cluster, seed) pair drawn. A
-    cluster or seed drawn twice enters twice, under a new label, so that a statistic
-    that groups by cluster or seed sees two. `cells` needs columns cluster and seed and
-    may have any others (several rows per cell, e.g. one per sample); `statistic` gets a
-    frame with the same columns. Reproducible for a seeded `rng`."""
-    missing = {"cluster", "seed"} - set(cells.columns)
-    if missing:
-        raise ValueError(f"cells lack the column(s) {sorted(missing)}")
-    cluster_codes, cluster_names = pd.factorize(cells["cluster"], sort=True)
-    seed_codes, seed_names = pd.factorize(cells["seed"], sort=True)
-    clusters, seeds = len(cluster_names), len(seed_names)
-    if clusters < 2:
-        raise ValueError(f"a cluster bootstrap needs at least 2 clusters, not {clusters}")
-    rows = [[np.array([], dtype=int)] * seeds for _ in range(clusters)]
-    for (g, s), index in pd.Series(np.arange(len(cells))).groupby(
-            [cluster_codes, seed_codes]).groups.items():
-        rows[g][s] = np.asarray(index)
-    values = np.empty(replicates)
-    for r in range(replicates):
-        drawn_clusters = rng.integers(clusters, size=clusters)
-        drawn_seeds = rng.integers(seeds, size=seeds) if seeds > 1 else np.zeros(1, int)
-        pieces, labels_g, labels_s = [], [], []
-        for new_g, g in enumerate(drawn_clusters):
-            for new_s, s in enumerate(drawn_seeds):
-                index = rows[g][s]
-                pieces.append(index)
-                labels_g.append(np.full(len(index), new_g))
-                labels_s.append(np.full(len(index), new_s))
-        sample = cells.iloc[np.concatenate(pieces)].reset_index(drop=True)
-        sample["cluster"] = np.concatenate(labels_g)
-        sample["seed"] = np.concatenate(labels_s)
-        values[r] = statistic(sample)
-    tail = (1 - level) / 2 * 100
-    low, high = np.percentile(values, [tail, 100 - tail])
-    return float(low), float(high)
 
 
 def _checked_grid(grid: np.ndarray) -> np.ndarray:
