@@ -30,10 +30,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from kernel_steps import RECORDED, cpu_model, few_sft_steps
+from processors import EMULATOR
 
 from codefrontier.base.kernels import KERNEL_MODES, kernel_environment
 
-EMULATOR = "qemu-x86_64"
 # the slowest emulated command measured here took under 10 minutes
 TIMEOUT_S = 3600
 

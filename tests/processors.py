@@ -7,8 +7,9 @@ import shutil
 
 import pytest
 
-EMULATED_HASWELL = ("qemu-x86_64", "-cpu", "Haswell")  # Intel, AVX2 + FMA, no AVX-512
+EMULATOR = "qemu-x86_64"
+EMULATED_HASWELL = (EMULATOR, "-cpu", "Haswell")  # Intel, AVX2 + FMA, no AVX-512
 
 needs_qemu = pytest.mark.skipif(
-    shutil.which(EMULATED_HASWELL[0]) is None,
+    shutil.which(EMULATOR) is None,
     reason="qemu-user is not installed (make test installs it as root on Debian)")
