@@ -3,16 +3,14 @@ difference from stated or measured variance, and the evaluation's design."""
 
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from conftest import ENV, REPO
 
 from codefrontier.pipeline import power
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def test_more_samples_shrink_only_the_sampling_term():
@@ -62,7 +60,7 @@ def test_the_default_evaluation_is_16_families_of_3_instances(tmp_path):
 def test_the_7b_grids_plan_prints_what_each_setting_can_detect(tmp_path):
     done = subprocess.run([sys.executable, "-m", "codefrontier.cli", "plan", "--configfile",
                            str(REPO / "configs" / "qwen2.5-7b.yaml"), "-d", str(tmp_path)],
-                          capture_output=True, text=True, cwd=REPO, timeout=600)
+                          capture_output=True, text=True, cwd=REPO, env=ENV, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "What it can show: the smallest difference between two checkpoints' rates" \
         in done.stdout

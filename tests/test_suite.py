@@ -25,7 +25,7 @@ from codefrontier.suite.calibrate import (
     moved_rungs,
 )
 from codefrontier.suite.spec import SCALE_SHARES
-from codefrontier.suite.speed import CALIBRATING_CPU_S, MachineSpeed, measure_speed
+from codefrontier.suite.speed import CALIBRATING_CPU_S, MachineSpeed
 
 FAMILIES = load_families()
 
@@ -170,15 +170,19 @@ def test_build_is_byte_for_byte_deterministic(tmp_path):
 
 def test_a_failure_that_stands_on_its_second_judgment_is_reported():
     """A buggy variant that is the efficient program passes every test on both
-    judgments: the failure stands, where a timing spike would not have."""
+    judgments (the second scaled by the speed measured again before it): the failure
+    stands, where a timing spike would not have."""
     family = next(f for f in FAMILIES if f.slug == "two-sum")
     instance = replace(family.instance("train", 0), scale=2)
     problem = to_problem(instance)
     instance = replace(instance, family=replace(family, buggy=family.efficient, slow=()))
+    speeds = []
     with JudgePool(workers=1) as pool:
-        [report] = calibrate([(instance, problem)], pool)
+        [report] = calibrate([(instance, problem)], pool, on_speed=speeds.append)
     assert report.problems == ["buggy variant passes every test"]
     assert not report.judged_twice
+    # the machine's speed is measured again for the second judgment, for real
+    assert len(speeds) == 2 and speeds[0].cpu_s != speeds[1].cpu_s
 
 
 def slow_check(cpu_s: list[float], verdicts: list[str], slowdown: float) -> SlowCheck:
@@ -256,10 +260,10 @@ def test_limits_are_calibrated_with_the_judge(first_instances):
     easy = [pair for pair in first_instances.values() if pair[0].family.difficulty == "easy"]
     others = [pair for pair in first_instances.values() if pair not in easy]
     with JudgePool() as pool:
-        speed = measure_speed(pool)
-        print(speed.describe(MARGIN))
-        reports = calibrate(easy, pool, speed=speed) + calibrate(others, pool, margin=False,
-                                                                  speed=speed)
+        def show(speed):
+            print(speed.describe(MARGIN))
+        reports = (calibrate(easy, pool, on_speed=show)
+                   + calibrate(others, pool, margin=False, on_speed=show))
     trouble = {r.problem_id: r.problems for r in reports if r.problems}
     assert trouble == {}
 

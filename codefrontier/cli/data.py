@@ -63,14 +63,12 @@ def _calibrate(args: argparse.Namespace) -> int:
         calibration_table,
         moved_rungs,
     )
-    from codefrontier.suite.speed import measure_speed
 
     pairs = calibration_pairs(args.split, args.instances, set(args.difficulty) or None,
                               set(args.family) or None, args.knob_pool, args.disjoint_from)
     with JudgePool(workers=args.workers) as pool:
-        speed = measure_speed(pool)
-        print(speed.describe(MARGIN), flush=True)
-        reports = calibrate(pairs, pool, margin=not args.at_limit, speed=speed)
+        reports = calibrate(pairs, pool, margin=not args.at_limit,
+                            on_speed=lambda speed: print(speed.describe(MARGIN), flush=True))
     print(calibration_table(reports))
     moved = moved_rungs(reports)
     if moved:

@@ -14,9 +14,12 @@ time, for every problem:
 - the buggy variant fails.
 
 CPU time on a shared machine has spikes: one run in a few hundred can take three
-times its usual time (CI measured a 0.3 s run at 0.87 s once). So a problem whose
-check fails is judged a second time (for real, not from the judge's cache), and a
-failure stands only when the second judgment shows one too.
+times its usual time (CI measured a 0.3 s run at 0.87 s once), and a VM's speed drifts
+with its host's load (the reference program's median of 9 took 0.34 to 0.55 s in three
+calibrations within ten minutes on one VM). So a problem whose check fails is judged a
+second time (for real, not from the judge's cache), scaled by the machine's speed
+measured again just before, and a failure stands only when the second judgment shows
+one too.
 
 The margins are the calibrating machine's: every time measured here is divided by
 this machine's slowdown against it (suite/speed.py, measured in the same run), and
@@ -29,7 +32,7 @@ another on this machine, judged under the limits themselves.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 
 from codefrontier.judge import JudgePool, Sample
@@ -174,19 +177,31 @@ def with_raised_limit(problem: Problem, factor: float = SLOW_LIMIT_FACTOR,
 
 
 def calibrate(pairs: list[tuple[Instance, Problem]], pool: JudgePool, margin: bool = True,
-              speed: MachineSpeed | None = None) -> list[Calibration]:
+              speed: MachineSpeed | None = None,
+              on_speed: Callable[[MachineSpeed], None] | None = None) -> list[Calibration]:
     """Judge each instance's efficient reference (every test), its slow programs (under
     the raised limit; with `margin=False`, under the limit itself) and its buggy variant
     on its problem; a problem that fails its check is judged again, and is reported
     with its second judgment when that one passes. Limits and times are scaled by this
-    machine's `speed` (measured here first when not given; speed.CALIBRATING_SPEED: as
-    measured, unscaled)."""
-    speed = speed or measure_speed(pool)
-    reports = _judged(pairs, pool, margin, speed.slowdown)
+    machine's `speed` (when not given, measured here before each judgment and passed
+    to `on_speed`; speed.CALIBRATING_SPEED: as measured, unscaled)."""
+    measured_here = speed is None
+
+    def current_speed() -> MachineSpeed:
+        if not measured_here:
+            return speed
+        measured = measure_speed(pool)
+        if on_speed:
+            on_speed(measured)
+        return measured
+
+    reports = _judged(pairs, pool, margin, current_speed().slowdown)
     failed = [index for index, report in enumerate(reports) if report.problems]
     if failed:
-        again = _judged([pairs[index] for index in failed], pool, margin, speed.slowdown,
-                        fresh=True)
+        # a shared machine's speed drifts over a run: the second judgment is scaled by
+        # the reference measured just before it, not by the first one's
+        again = _judged([pairs[index] for index in failed], pool, margin,
+                        current_speed().slowdown, fresh=True)
         for index, report in zip(failed, again, strict=True):
             if not report.problems:
                 reports[index] = replace(report, judged_twice=True)
