@@ -20,13 +20,13 @@ min_version("9.0")
 # across keys, and printed with the files it came from (codefrontier/pipeline/configfiles.py)
 grid = take_run_config(config, workflow)
 
-MODELS = list(config["models"])
+RUNS = wf.runs(config)  # each model once per seed (config `seeds`): tiny, tiny@seed1, ...
 SETTINGS = config["settings"]
 EVAL_PROBLEMS = layout.DATA.fill(split="eval")  # every checkpoint is evaluated on these
 
 
 wildcard_constraints:
-    model="|".join(MODELS),
+    model="|".join(RUNS),
     setting="|".join(SETTINGS),
     split="train|eval",
     **layout.WILDCARD_PATTERNS,  # reward, alpha, ckpt

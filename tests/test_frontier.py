@@ -140,7 +140,8 @@ def test_a_checkpoint_with_second_attempts_pools_its_episodes_at_two_samples_eac
                                          ("p-hard", 1, fail)]]
     counts = episode_counts(firsts, seconds)
     assert counts == {"p-easy": (4, 3), "p-hard": (4, 1)}
-    rows = ensemble_rows([first, other], {"m": ("k2", "kinf")}, {("m", "reasoning", "sft"): counts})
+    rows = ensemble_rows([first, other], {"m": ("k2", "kinf")},
+                         {("m", "reasoning", "sft"): {(0, pid): c for pid, c in counts.items()}})
     second = {r["k"]: r for r in rows if r["pool"] == "second-attempt:sft"}
     assert second[1]["pass_at_k"] is None  # one sample buys no episode
     # k = 2: one episode; k = 4: two episodes of four (pass@2 of 3 and of 1 solved)
@@ -259,7 +260,7 @@ def test_resamples_take_whole_families():
 
     from codefrontier.analysis.ensemble import resample_shares
 
-    shares = resample_shares(family_ids(2, 3))
+    shares = resample_shares([(0, pid) for pid in family_ids(2, 3)])
     assert np.allclose(shares.sum(axis=1), 1)
     # two families: a resample draws f0 twice, f1 twice, or one of each
     assert {tuple(np.round(row, 9)) for row in shares} == {
@@ -302,7 +303,8 @@ def test_the_gain_interval_includes_choosing_the_best_checkpoint(tmp_path):
     assert own["gain_high"] == pytest.approx(0, abs=1e-12)
     pool = by[("rl-endpoints", 1)]  # 0.5 on every problem
     assert pool["gain_over_best"] == pytest.approx(0) and pool["gain_high"] <= 1e-12
-    fixed = resample_shares(ids) @ np.array([0.5 - (not first_half[pid]) for pid in ids])
+    fixed = resample_shares([(0, pid) for pid in ids]) @ np.array(
+        [0.5 - (not first_half[pid]) for pid in ids])
     assert np.percentile(fixed, 97.5) > 0.1, "the fixed-best interval would reach above 0"
 
 

@@ -63,7 +63,7 @@ from codefrontier.analysis.curve import (
 from codefrontier.analysis.findings import findings_table
 from codefrontier.analysis.frontier import FORMAT_CAUSES
 from codefrontier.analysis.stats import DIFFERS, MARGIN
-from codefrontier.base.layout import MERGE_FOLDER, MERGE_RECORD, trained_folder
+from codefrontier.base.layout import MERGE_FOLDER, MERGE_RECORD, model_of, trained_folder
 from codefrontier.base.provenance import markdown_with_provenance, read_provenance, record
 from codefrontier.judge.verdicts import OUTCOMES
 
@@ -300,7 +300,7 @@ def check(frontier: pd.DataFrame, clusters: pd.DataFrame, ensemble: pd.DataFrame
           second_attempts: pd.DataFrame | None = None) -> tuple[str, list[str]]:
     """The Markdown report, one section per model × setting, and the warnings."""
     sections, warnings = [], []
-    for (model, setting), rows in setting_groups(frontier):
+    for (model, setting), rows in setting_groups(frontier, clusters):
         compare = Comparisons(clusters[(clusters["model"] == model)
                                        & (clusters["setting"] == setting)])
         section, warning = check_setting(model, setting, rows, compare, ensemble, delta_norms,
@@ -346,7 +346,7 @@ def check_setting(model: str, setting: str, rows: pd.DataFrame, compare: Compari
 
 def merge_delta_norms(folders: list[str | os.PathLike]) -> dict[tuple[str, str, str], float]:
     """(model, setting, merge checkpoint) -> ‖θ_high − θ_low‖, from the provenance of
-    merged folders or merge records."""
+    merged folders or merge records; a seed's run's merge is named <run>/<checkpoint>."""
     norms = {}
     for folder in folders:
         merge = trained_folder(folder)
@@ -357,7 +357,9 @@ def merge_delta_norms(folders: list[str | os.PathLike]) -> dict[tuple[str, str, 
         if "delta_norm" not in provenance:
             raise ValueError(f"{folder} has no merge provenance (a record or provenance.json "
                              "with delta_norm)")
-        norms[(merge["model"], merge["setting"], merge["ckpt"])] = provenance["delta_norm"]
+        model = model_of(merge["model"])  # a seed's run: its merges named by the run
+        label = merge["ckpt"] if merge["model"] == model else f"{merge['model']}/{merge['ckpt']}"
+        norms[(model, merge["setting"], label)] = provenance["delta_norm"]
     return norms
 
 

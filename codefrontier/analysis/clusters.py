@@ -31,8 +31,7 @@ CLUSTER_SCHEMA = pa.schema([
 ])
 
 
-def cluster_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLike,
-                 seed: int) -> list[dict]:
+def cluster_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLike) -> list[dict]:
     """One row per checkpoint × cluster of its verdicts."""
     difficulty = {p.problem_id: p.difficulty for p in load_problems(problems_path)}
     rows = []
@@ -45,7 +44,7 @@ def cluster_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLike
             problems[cluster].add(verdict["problem_id"])
         for cluster in sorted(samples):
             levels = {difficulty[pid] for pid in problems[cluster]}
-            rows.append({"model": ckpt.model, "setting": ckpt.setting, "seed": seed,
+            rows.append({"model": ckpt.model, "setting": ckpt.setting, "seed": ckpt.seed,
                          "checkpoint": ckpt.name, "cluster": cluster,
                          "difficulty": levels.pop() if len(levels) == 1 else "mixed",
                          "problems": len(problems[cluster]),
@@ -55,13 +54,14 @@ def cluster_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLike
 
 
 def write_clusters(verdicts: list[str | os.PathLike], problems_path: str | os.PathLike,
-                   seed: int, out: str | os.PathLike) -> int:
-    """results/clusters.parquet from the checkpoints' verdict files; the number of rows."""
+                   first_seed: int, out: str | os.PathLike) -> int:
+    """results/clusters.parquet from the checkpoints' verdict files (`first_seed`: the
+    grid's first, the seed of the runs named by their model alone); the number of rows."""
     from codefrontier.base.provenance import parquet_metadata, record
     from codefrontier.base.tables import write_records
 
-    checkpoints = [Checkpoint.from_verdicts_path(p) for p in verdicts]
-    rows = cluster_rows(checkpoints, problems_path, seed)
+    checkpoints = [Checkpoint.from_verdicts_path(p, first_seed) for p in verdicts]
+    rows = cluster_rows(checkpoints, problems_path)
     write_records(rows, out, schema=CLUSTER_SCHEMA, metadata=parquet_metadata(
         record([*verdicts, problems_path], kind="clusters")))
     return len(rows)

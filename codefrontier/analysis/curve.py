@@ -12,13 +12,22 @@ from codefrontier.settings.registry import setting_order
 OUTSIDE, INSIDE, ON, UNSETTLED = "outside", "inside", "on", "unsettled"
 
 
-def setting_groups(frontier: pd.DataFrame) -> list[tuple[tuple[str, str], pd.DataFrame]]:
+def setting_groups(frontier: pd.DataFrame, clusters: pd.DataFrame | None = None
+                   ) -> list[tuple[tuple[str, str], pd.DataFrame]]:
     """The `all` rows of a frontier table per (model, setting): models by name, settings
-    in the settings registry's order."""
+    in the settings registry's order. With the cluster table, one row per checkpoint,
+    pooled over the training seeds (analysis/pooled.py; with one seed, the table's own)."""
+    from codefrontier.analysis.pooled import pooled_rows
+
     table = frontier[frontier["difficulty"] == "all"]
     order = {s: i for i, s in enumerate(setting_order(table["setting"]))}
-    return sorted(table.groupby(["model", "setting"]),
-                  key=lambda group: (group[0][0], order[group[0][1]]))
+    groups = sorted(table.groupby(["model", "setting"]),
+                    key=lambda group: (group[0][0], order[group[0][1]]))
+    if clusters is None:
+        return groups
+    return [((model, setting), pooled_rows(rows, clusters[(clusters["model"] == model)
+                                                          & (clusters["setting"] == setting)]))
+            for (model, setting), rows in groups]
 
 
 def curve_points(rows: pd.DataFrame) -> pd.DataFrame:

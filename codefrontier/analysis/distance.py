@@ -16,8 +16,9 @@ that no other point of it dominates. In rate units (0.05 = 5 points along the di
 The interval is a percentile bootstrap over clusters, the unit the problems were drawn
 in (problems.schema.cluster_of: a bundled problem's family, any other problem itself):
 the counts come summed per cluster, and the same resampled clusters serve the checkpoint
-and every point of the curve (all are evaluated on one problem set). docs/results.md
-("Frontier distance") states the same.
+and every point of the curve (all are evaluated on one problem set). Over several
+training seeds the counts come per (cluster, seed) cell and the seeds are resampled too
+(crossed_resamples). docs/results.md ("Frontier distance") states the same.
 """
 
 from __future__ import annotations
@@ -66,27 +67,68 @@ def cluster_resamples(clusters: int, reps: int, seed: int) -> np.ndarray:
                                                    size=reps)
 
 
+def crossed_resamples(cell_clusters: list, cell_seeds: list, reps: int,
+                      seed: int) -> np.ndarray:
+    """[reps, cells]: the weight of each (cluster, seed) cell in each resample of a crossed
+    design, drawing the clusters and the training seeds each with replacement (the
+    two-way, "pigeonhole" bootstrap: a cell counts as often as its cluster times its
+    seed was drawn). It is conservative for a grand mean (McCullagh 2000, "Resampling
+    and exchangeable arrays": it counts the residual more than once); no bootstrap of a
+    crossed design is exact. With one seed it is the cluster bootstrap
+    (cluster_resamples, the same draws)."""
+    clusters, seeds = sorted(set(cell_clusters)), sorted(set(cell_seeds))
+    by_cluster = cluster_resamples(len(clusters), reps, seed)
+    weights = by_cluster[:, [clusters.index(c) for c in cell_clusters]]
+    if len(seeds) > 1:
+        by_seed = np.random.default_rng([seed, len(seeds)]).multinomial(
+            len(seeds), [1 / len(seeds)] * len(seeds), size=reps)
+        weights = weights * by_seed[:, [seeds.index(s) for s in cell_seeds]]
+    return weights
+
+
 def bootstrap_distances(counts: np.ndarray, on_curve: list[int], reps: int = BOOTSTRAP_REPS,
-                        seed: int = 0) -> np.ndarray:
+                        seed: int = 0, weights: np.ndarray | None = None) -> np.ndarray:
     """d per resample of the clusters and checkpoint [reps, checkpoints], from per-cluster
-    counts [checkpoints, clusters, 3]; every checkpoint and the curve (`on_curve`, indices
-    in α order) are measured on the same resample."""
-    resampled = rates(counts, cluster_resamples(counts.shape[1], reps, seed))
+    counts [checkpoints, clusters, 3] (or per-cell counts with the cells' `weights`
+    [reps, cells] of crossed_resamples); every checkpoint and the curve (`on_curve`,
+    indices in α order) are measured on the same resample."""
+    if weights is None:
+        weights = cluster_resamples(counts.shape[1], reps, seed)
+    resampled = rates(counts, weights)
+    reps = weights.shape[0]
     curves = resampled[:, on_curve][:, None]                  # [reps, 1, k, 2]
     return frontier_distance(resampled, np.broadcast_to(
         curves, (reps, counts.shape[0], len(on_curve), 2)))
 
 
 def distances_with_interval(counts: np.ndarray, on_curve: list[int], reps: int = BOOTSTRAP_REPS,
-                            seed: int = 0, level: float = 0.95) -> np.ndarray:
+                            seed: int = 0, level: float = 0.95,
+                            weights: np.ndarray | None = None) -> np.ndarray:
     """(d, low, high) per checkpoint [checkpoints, 3] from per-cluster counts
-    [checkpoints, clusters, 3]; `on_curve` lists the indices of the curve's checkpoints in
-    α order. NaN where there is no curve (fewer than 2 points)."""
+    [checkpoints, clusters, 3] (or per-cell counts and their resamples' `weights`:
+    bootstrap_distances); `on_curve` lists the indices of the curve's checkpoints in α
+    order. NaN where there is no curve (fewer than 2 points)."""
     if len(on_curve) < 2:
         return np.full((counts.shape[0], 3), np.nan)
     point = rates(counts)[0]
     estimate = frontier_distance(point, point[on_curve])
-    distances = bootstrap_distances(counts, on_curve, reps, seed)
+    distances = bootstrap_distances(counts, on_curve, reps, seed, weights)
     tail = (1 - level) / 2
     low, high = np.nanquantile(distances, [tail, 1 - tail], axis=0)
     return np.stack([estimate, low, high], axis=-1)
+
+
+CURVES = {"frontier_distance": lambda alpha: True,                  # the whole α curve
+          "interpolation_distance": lambda alpha: 0 <= alpha <= 1}  # its interpolation part
+
+
+def curve_distances(alphas: list[float | None], counts: np.ndarray,
+                    weights: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Each checkpoint's distance with its interval [checkpoints, 3] from each curve of
+    CURVES, the checkpoints' α on the curve given (None: not on it) with their counts
+    [checkpoints, cells, 3] (and the cells' resample `weights`: bootstrap_distances)."""
+    by_alpha = sorted((i for i, alpha in enumerate(alphas) if alpha is not None),
+                      key=lambda i: alphas[i])
+    return {column: distances_with_interval(
+                counts, [i for i in by_alpha if part(alphas[i])], weights=weights)
+            for column, part in CURVES.items()}

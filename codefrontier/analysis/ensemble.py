@@ -7,6 +7,11 @@ over families (problems.schema.cluster_of) that chooses the best single checkpoi
 in every resample. A checkpoint given second attempts at evaluation also gives a
 `second-attempt:<ckpt>` pool: its episodes (a first attempt and, when it failed, its
 second attempt) cost two samples each, so at an even budget k it draws k/2 episodes.
+
+Over several training seeds (config `seeds`) a model × setting's rows pool them: each
+value is the mean over problems and seeds, each seed's pools drawn from that seed's
+checkpoints, the best single checkpoint the name with the highest mean over seeds, and
+the bootstrap resamples families and seeds (distance.crossed_resamples).
 Schema: ENSEMBLE_SCHEMA (docs/results.md).
 """
 
@@ -19,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from codefrontier.analysis.distance import cluster_resamples
+from codefrontier.analysis.distance import crossed_resamples
 from codefrontier.analysis.frontier import Checkpoint, correct_counts, episode_counts
 from codefrontier.analysis.metrics import most_draws_per_member, pass_at_k, pooled_pass_at_k
 from codefrontier.base.layout import first_verdicts_path, merge_alpha, rl_name
@@ -75,22 +80,24 @@ def budgets(n: int) -> list[int]:
     return [*ks, n]
 
 
-def resample_shares(problems: list[str], resamples: int = BOOTSTRAP_RESAMPLES,
+Cell = tuple[int, str]  # (training seed, problem id): where a checkpoint's pass@k is measured
+
+
+def resample_shares(cells: list[Cell], resamples: int = BOOTSTRAP_RESAMPLES,
                     seed: int = BOOTSTRAP_SEED) -> np.ndarray:
-    """[resamples, problems]: each problem's share of a resample that draws the clusters
-    (problems.schema.cluster_of: families) with replacement and takes every problem of a
-    drawn cluster as often as the cluster was drawn. `shares @ values` gives the mean of
-    per-problem values in each resample."""
-    clusters = sorted({cluster_of(p) for p in problems})
-    index = {cluster: i for i, cluster in enumerate(clusters)}
-    weights = cluster_resamples(len(clusters), resamples, seed)[
-        :, [index[cluster_of(p)] for p in problems]]
+    """[resamples, cells]: each (seed, problem) cell's share of a resample that draws the
+    clusters (problems.schema.cluster_of: families) and the training seeds with
+    replacement and takes every problem of a drawn cluster in a drawn seed as often as
+    both were drawn. `shares @ values` gives the mean of per-cell values in each
+    resample."""
+    weights = crossed_resamples([cluster_of(pid) for _, pid in cells],
+                                [run_seed for run_seed, _ in cells], resamples, seed)
     return weights / weights.sum(axis=1, keepdims=True)
 
 
 def best_single_in_each_resample(singles: np.ndarray, shares: np.ndarray) -> np.ndarray:
     """[resamples]: the highest pass@k of any single checkpoint in each resample, that
-    checkpoint chosen on the resample itself; singles: per-problem pass@k [problems,
+    checkpoint chosen on the resample itself; singles: per-cell pass@k [cells,
     checkpoints]."""
     return (shares @ singles).max(axis=1)
 
@@ -106,11 +113,11 @@ def gain_interval(values: np.ndarray, best_in_resample: np.ndarray,
 
 @dataclass(frozen=True)
 class BestSingle:
-    """The best single checkpoint at one budget: its per-problem pass@k (chosen on all
-    problems, the point estimate's reference) and the best pass@k in each resample."""
-    values: np.ndarray            # [problems]
+    """The best single checkpoint at one budget: its per-cell pass@k (chosen on all
+    cells, the point estimate's reference) and the best pass@k in each resample."""
+    values: np.ndarray            # [cells]
     in_resample: np.ndarray       # [resamples]
-    shares: np.ndarray            # [resamples, problems]
+    shares: np.ndarray            # [resamples, cells]
 
     def gain(self, values: np.ndarray | None) -> dict:
         if values is None:
@@ -131,15 +138,16 @@ class BestSingle:
 def ensemble_rows(checkpoints: list[Checkpoint],
                   endpoints: dict[str, tuple[str, str]] | None = None,
                   episodes: dict[tuple[str, str, str], dict] | None = None) -> list[dict]:
-    """Rows per (model, setting), models by name and settings in the registry's order: pools never
-    mix settings; `endpoints` names each model's merge parents, the same in every setting;
-    `episodes[(model, setting, ckpt)]` are the episode counts of a checkpoint
-    given second attempts
-    (frontier.episode_counts)."""
+    """Rows per (model, setting), models by name and settings in the registry's order:
+    pools never mix settings, and pool each seed's checkpoints with the same seed's;
+    `endpoints` names each model's merge parents, the same in every setting;
+    `episodes[(model, setting, ckpt)]` are the episode counts per (seed, problem) cell of
+    a checkpoint given second attempts (frontier.episode_counts)."""
     rows = []
-    groups: dict[tuple[str, str], dict[str, Checkpoint]] = defaultdict(dict)
+    groups: dict[tuple[str, str], dict[str, list[Checkpoint]]] = defaultdict(
+        lambda: defaultdict(list))
     for ckpt in checkpoints:
-        groups[(ckpt.model, ckpt.setting)][ckpt.name] = ckpt
+        groups[(ckpt.model, ckpt.setting)][ckpt.name].append(ckpt)
     order = {s: i for i, s in enumerate(setting_order(s for _, s in groups))}
     for (model, setting), by_name in sorted(groups.items(),
                                             key=lambda group: (group[0][0], order[group[0][1]])):
@@ -150,23 +158,32 @@ def ensemble_rows(checkpoints: list[Checkpoint],
     return rows
 
 
-def _group_rows(model: str, setting: str, by_name: dict[str, Checkpoint], low: str | None,
-                high: str | None, episodes: dict[str, dict] | None = None) -> list[dict]:
-    counts = {name: correct_counts(ckpt) for name, ckpt in by_name.items()}
-    problems = sorted(set().union(*[c.keys() for c in counts.values()]))
+def cell_counts(checkpoints: list[Checkpoint]) -> dict[Cell, tuple[int, int]]:
+    """(seed, problem) -> (samples, correct samples) of one checkpoint's runs."""
+    return {(ckpt.seed, pid): counts for ckpt in checkpoints
+            for pid, counts in correct_counts(ckpt).items()}
+
+
+def _group_rows(model: str, setting: str, by_name: dict[str, list[Checkpoint]],
+                low: str | None, high: str | None,
+                episodes: dict[str, dict] | None = None) -> list[dict]:
+    counts = {name: cell_counts(runs) for name, runs in by_name.items()}
+    cells = sorted(set().union(*[c.keys() for c in counts.values()]))
     n_min = min(n for c in counts.values() for n, _ in c.values())
     pools = pools_for(sorted(by_name), low, high)
-    solved = {name: {p for p, (_, c) in counts[name].items() if c > 0} for name in by_name}
-    base = {"model": model, "setting": setting, "problems": len(problems)}
-    shares = resample_shares(problems)
+    solved = {name: {pid for (_, pid), (_, c) in counts[name].items() if c > 0}
+              for name in by_name}
+    base = {"model": model, "setting": setting,
+            "problems": len({pid for _, pid in cells})}
+    shares = resample_shares(cells)
     rows = []
     for k in budgets(n_min):
-        per_problem = {name: _per_problem(counts, [name], problems, k) for name in by_name}
-        best = max(per_problem, key=lambda name: (per_problem[name].mean(), name))
-        reference = BestSingle(per_problem[best], best_single_in_each_resample(
-            np.column_stack(list(per_problem.values())), shares), shares)
+        per_cell = {name: _per_cell(counts, [name], cells, k) for name in by_name}
+        best = max(per_cell, key=lambda name: (per_cell[name].mean(), name))
+        reference = BestSingle(per_cell[best], best_single_in_each_resample(
+            np.column_stack(list(per_cell.values())), shares), shares)
         for pool, members in {**pools, "best-single": [best]}.items():
-            values = _per_problem(counts, members, problems, k) if _budget_fits(
+            values = _per_cell(counts, members, cells, k) if _budget_fits(
                 members, k, counts) else None
             pool_solved = set().union(*[solved[m] for m in members])
             rows.append({**base, "pool": pool, "members": members, "k": k,
@@ -175,7 +192,7 @@ def _group_rows(model: str, setting: str, by_name: dict[str, Checkpoint], low: s
                          "solved": sorted(pool_solved),
                          "solved_beyond_best": sorted(pool_solved - solved[best])})
         for name, episodes_of in sorted((episodes or {}).items()):
-            second = _second_attempt_row(name, episodes_of, problems, k, reference)
+            second = _second_attempt_row(name, episodes_of, cells, k, reference)
             rows.append({**base, **second,
                          "solved_beyond_best": sorted(set(second["solved"]) - solved[best])})
     extrapolated = [n for n in by_name
@@ -189,19 +206,21 @@ def _group_rows(model: str, setting: str, by_name: dict[str, Checkpoint], low: s
     return rows
 
 
-def _second_attempt_row(name: str, counts: dict, problems: list[str], k: int,
+def _second_attempt_row(name: str, counts: dict, cells: list[Cell], k: int,
                         best: BestSingle) -> dict:
     """The second-attempt pool of one checkpoint at budget k: pass@(k/2) of its episodes, for an
     even k that every problem's first attempts can supply (else no value)."""
-    fits = k % 2 == 0 and all(counts.get(p, (0, 0))[0] >= k // 2 for p in problems)
-    values = np.array([pass_at_k(*counts.get(p, (0, 0)), k // 2) for p in problems]) \
+    fits = k % 2 == 0 and all(counts.get(cell, (0, 0))[0] >= k // 2 for cell in cells)
+    values = np.array([pass_at_k(*counts.get(cell, (0, 0)), k // 2) for cell in cells]) \
         if fits else None
     return {"pool": f"{SECOND_ATTEMPT_POOL}{name}", "members": [name], "k": k,
-            **best.gain(values), "solved": sorted(p for p, (_, s) in counts.items() if s)}
+            **best.gain(values),
+            "solved": sorted({pid for (_, pid), (_, s) in counts.items() if s})}
 
 
-def _per_problem(counts: dict, members: list[str], problems: list[str], k: int) -> np.ndarray:
-    return np.array([pooled_pass_at_k([counts[m][p] for m in members], k) for p in problems])
+def _per_cell(counts: dict, members: list[str], cells: list[Cell], k: int) -> np.ndarray:
+    """Each (seed, problem) cell's pooled pass@k of the members (that seed's runs)."""
+    return np.array([pooled_pass_at_k([counts[m][cell] for m in members], k) for cell in cells])
 
 
 def _budget_fits(members: list[str], k: int, counts: dict) -> bool:
@@ -212,14 +231,16 @@ def _budget_fits(members: list[str], k: int, counts: dict) -> bool:
 
 
 def second_attempt_episodes(second_attempts: list[str | os.PathLike]) -> dict:
-    """(model, setting, ckpt) -> episode counts, from second attempts' verdict files
-    (layout.SECOND_ATTEMPT_VERDICTS) and the first attempts' beside them."""
-    episodes = {}
+    """(model, setting, ckpt) -> episode counts per (seed, problem) cell, from second
+    attempts' verdict files (layout.SECOND_ATTEMPT_VERDICTS) and the first attempts'
+    beside them."""
+    episodes: dict = defaultdict(dict)
     for path in second_attempts:
         first = Checkpoint.from_verdicts_path(first_verdicts_path(path))
-        episodes[(first.model, first.setting, first.name)] = episode_counts(
-            read_records(first.verdicts), read_records(path))
-    return episodes
+        counts = episode_counts(read_records(first.verdicts), read_records(path))
+        episodes[(first.model, first.setting, first.name)] |= {
+            (first.seed, pid): value for pid, value in counts.items()}
+    return dict(episodes)
 
 
 def write_ensemble(verdicts: list[str | os.PathLike], endpoints: dict[str, tuple[str, str]],

@@ -382,7 +382,7 @@ def findings_table(frontier: pd.DataFrame, clusters: pd.DataFrame,
     """A Markdown table: finding × (model, setting) → verdict, figure and reason."""
     lines = ["| finding | model / setting | verdict | figure | reason |",
              "|---|---|---|---|---|"]
-    groups = setting_groups(frontier)
+    groups = setting_groups(frontier, clusters)
     found = {(model, setting): findings(rows, clusters, ensemble, model, setting)
              for (model, setting), rows in groups}
     where = {(model, setting): setting if (source := rows_trained_in(rows, setting)) == setting

@@ -2,7 +2,9 @@
 
 Inputs follow the workflow's layout, results/{model}/{setting}/{ckpt}/ with
 samples.parquet and verdicts.parquet, where ckpt is `sft`, `rl-{reward}` or
-`a{alpha}`. Schema: FRONTIER_SCHEMA (docs/results.md).
+`a{alpha}`, and {model} is a run: the model's own name under the grid's first seed,
+<model>@seed<N> under seed N (layout.run_name). Schema: FRONTIER_SCHEMA
+(docs/results.md).
 """
 
 from __future__ import annotations
@@ -17,8 +19,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from codefrontier.analysis.distance import distances_with_interval
-from codefrontier.base.layout import SAMPLES, VERDICTS, CheckpointName, rl_name, trained_folder
+from codefrontier.analysis.distance import curve_distances
+from codefrontier.base.layout import (
+    SAMPLES,
+    VERDICTS,
+    CheckpointName,
+    rl_name,
+    split_run,
+    trained_folder,
+)
 from codefrontier.base.provenance import read_provenance
 from codefrontier.base.tables import read_records
 from codefrontier.judge.verdicts import OUTCOMES
@@ -35,7 +44,9 @@ DIFFICULTIES = ("easy", "medium", "hard")
 SAMPLE_DEFAULTS = {"completion_tokens": None, "turns": 1, "tool_calls": 0}
 
 FRONTIER_SCHEMA = pa.schema([
-    ("model", pa.string()), ("setting", pa.string()), ("checkpoint", pa.string()),
+    ("model", pa.string()), ("setting", pa.string()),
+    ("seed", pa.int64()),             # the training seed of the run (config `seeds`)
+    ("checkpoint", pa.string()),
     ("kind", pa.string()),            # sft | rl | merge
     ("reward", pa.string()),          # rl: the reward; merge: "low->high"; sft: null
     ("alpha", pa.float64()),          # merge only
@@ -74,6 +85,7 @@ class Checkpoint:
     name: str          # sft | rl-<reward> | a<alpha>
     verdicts: Path
     samples: Path
+    seed: int = 0      # the run's training seed
 
     @property
     def parsed(self) -> CheckpointName:
@@ -98,14 +110,17 @@ class Checkpoint:
         return None
 
     @classmethod
-    def from_verdicts_path(cls, path: str | os.PathLike) -> Checkpoint:
+    def from_verdicts_path(cls, path: str | os.PathLike, first_seed: int = 0) -> Checkpoint:
+        """The checkpoint of a verdicts file; `first_seed` is the grid's first seed, the
+        seed of the runs named by their model alone (layout.run_name)."""
         path = Path(path)
         parts = VERDICTS.parse(path)
         if parts is None:
             raise ValueError(f"{path}: expected {VERDICTS} (ckpt: sft, rl-<reward> or "
                              f"a<alpha>)")
-        return cls(parts["model"], parts["setting"], parts["ckpt"], path,
-                   VERDICTS.counterpart(path, SAMPLES))
+        model, seed = split_run(parts["model"])
+        return cls(model, parts["setting"], parts["ckpt"], path,
+                   VERDICTS.counterpart(path, SAMPLES), first_seed if seed is None else seed)
 
 
 def problem_counts(verdicts: list[dict]) -> dict[str, tuple[int, int]]:
@@ -240,23 +255,19 @@ def frontier_rows(checkpoints: list[Checkpoint], problems_path: str | os.PathLik
 
 
 def add_frontier_distances(rows: list[dict], verdicts: list[list[dict]]) -> None:
-    """Each row's distance and interval against the α curve of its model, setting and
-    difficulty (the rows with an α, in α order: `frontier_distance`) and against its
+    """Each row's distance and interval against the α curve of its model, seed, setting
+    and difficulty (the rows with an α, in α order: `frontier_distance`) and against its
     interpolation part (α in [0, 1]: `interpolation_distance`); `verdicts[i]` are row i's.
     The bootstrap resamples clusters (problems.schema.cluster_of: families)."""
     groups: dict[tuple, list[int]] = defaultdict(list)
     for index, row in enumerate(rows):
-        groups[(row["model"], row["setting"], row["difficulty"])].append(index)
+        groups[(row["model"], row["seed"], row["setting"], row["difficulty"])].append(index)
     for members in groups.values():
-        curve = sorted((i for i in members if rows[i]["alpha"] is not None),
-                       key=lambda i: rows[i]["alpha"])
         clusters = sorted({cluster_of(v["problem_id"]) for i in members for v in verdicts[i]})
         counts = np.array([failure_counts(verdicts[i], clusters) for i in members])
-        for column, on_curve in (("frontier_distance", curve),
-                                 ("interpolation_distance",
-                                  [i for i in curve if 0 <= rows[i]["alpha"] <= 1])):
-            found = distances_with_interval(counts, [members.index(i) for i in on_curve])
-            for i, (distance, low, high) in zip(members, found, strict=True):
+        found = curve_distances([rows[i]["alpha"] for i in members], counts)
+        for column, values in found.items():
+            for i, (distance, low, high) in zip(members, values, strict=True):
                 rows[i].update({column: _or_none(distance), f"{column}_lo": _or_none(low),
                                 f"{column}_hi": _or_none(high)})
 
@@ -293,7 +304,8 @@ def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], stats: dict,
     reward = ckpt.parsed.reward if ckpt.kind == "rl" else \
         merge_reward if ckpt.kind == "merge" else None
     return {
-        "model": ckpt.model, "setting": ckpt.setting, "checkpoint": ckpt.name,
+        "model": ckpt.model, "setting": ckpt.setting, "seed": ckpt.seed,
+        "checkpoint": ckpt.name,
         "kind": ckpt.kind, "reward": reward, "alpha": ckpt.alpha_on_curve(low_high),
         "difficulty": level,
         "problems": len(per_problem), "samples": total,
@@ -310,12 +322,13 @@ def _row(ckpt: Checkpoint, level: str, verdicts: list[dict], stats: dict,
 
 
 def write_frontier(verdicts: list[str | os.PathLike], problems_path: str | os.PathLike,
-                   endpoints: dict[str, tuple[str, str]], out: str | os.PathLike) -> int:
+                   endpoints: dict[str, tuple[str, str]], out: str | os.PathLike,
+                   first_seed: int = 0) -> int:
     """results/frontier.parquet from the checkpoints' verdict files; the number of rows."""
     from codefrontier.base.provenance import parquet_metadata, record
     from codefrontier.base.tables import write_records
 
-    checkpoints = [Checkpoint.from_verdicts_path(p) for p in verdicts]
+    checkpoints = [Checkpoint.from_verdicts_path(p, first_seed) for p in verdicts]
     rows = frontier_rows(checkpoints, problems_path, endpoints)
     write_records(rows, out, schema=FRONTIER_SCHEMA, metadata=parquet_metadata(
         record([*verdicts, problems_path], kind="frontier")))

@@ -36,6 +36,34 @@ NAME_PATTERN = rf"{SFT}|{RL_PREFIX}[^/]+|{ALPHA_PREFIX}{ALPHA_PATTERN}"
 
 RESULTS = "results"
 
+# A grid repeated over seeds (config `seeds`) trains and evaluates each model once per
+# seed: a run. The first seed's run keeps the model's own folder (results/<model>), so a
+# one-seed grid's paths do not change and a grid extended by seeds keeps what it has;
+# seed N's run is results/<model>@seed<N>. Every run of a model starts from its one SFT
+# checkpoint (results/<model>/sft): seeds repeat RL, merges and sampling.
+SEED_MARK = "@seed"
+
+
+def run_name(model: str, seed: int, first_seed: int) -> str:
+    """The run of `model` under `seed` (the model itself under the first seed)."""
+    return model if seed == first_seed else f"{model}{SEED_MARK}{seed}"
+
+
+def split_run(run: str) -> tuple[str, int | None]:
+    """(model, seed) of a run name; the seed is None for the first seed's run, whose name
+    is the model's."""
+    model, mark, seed = run.partition(SEED_MARK)
+    if not mark:
+        return run, None
+    if not re.fullmatch(r"-?[0-9]+", seed):
+        raise ValueError(f"{run!r}: a seed replicate's run is <model>{SEED_MARK}<integer>")
+    return model, int(seed)
+
+
+def model_of(run: str) -> str:
+    """The model a run trains (config `models.<name>`)."""
+    return split_run(run)[0]
+
 
 class PathTemplate(str):
     """A path of the results layout with `{wildcards}`: as a string it is a rule's input

@@ -17,7 +17,7 @@ def _endpoints(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
 def _frontier(args: argparse.Namespace) -> int:
     from codefrontier.analysis.frontier import write_frontier
 
-    rows = write_frontier(args.verdicts, args.problems, _endpoints(args), args.out)
+    rows = write_frontier(args.verdicts, args.problems, _endpoints(args), args.out, args.seed)
     print(f"{rows} frontier rows from {len(args.verdicts)} checkpoints -> {args.out}")
     if args.clusters:
         from codefrontier.analysis.clusters import write_clusters
@@ -113,7 +113,9 @@ def _add_tables(commands) -> None:
                                "setting x seed x checkpoint x cluster (a bundled family, or a "
                                "real dataset's problem), what the findings pair and resample")
     frontier.add_argument("--seed", type=int, default=0,
-                          help="the run's seed: the cluster table's seed column")
+                          help="the grid's first seed: the seed of the runs named by their "
+                               "model alone (seed N's runs are <model>@seedN): the tables' "
+                               "seed column")
     frontier.set_defaults(handler=_frontier)
     ensemble = commands.add_parser("ensemble", parents=[aggregate],
                                    help="pass@k of checkpoints and pools at equal budget")

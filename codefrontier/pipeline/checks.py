@@ -300,5 +300,13 @@ def resource_requests(config: dict, places: Places) -> Iterator[Finding]:
                                                       "not requested")
 
 
-CHECKS = (merge_endpoints, named_checkpoints, trained_in, per_setting_keys, data_sources,
+def seeds(config: dict, places: Places) -> Iterator[Finding]:
+    """`seed` is `seeds`' one-seed form: both may be given only when they agree."""
+    if "seed" in config and config.get("seeds") and config["seed"] != config["seeds"][0]:
+        yield _error(("seeds",), f"seed {config['seed']} and seeds {config['seeds']} disagree: "
+                                 "`seed: N` is `seeds: [N]`; keep one of them (or make "
+                                 "seeds start with the seed)")
+
+
+CHECKS = (seeds, merge_endpoints, named_checkpoints, trained_in, per_setting_keys, data_sources,
           model_references, training_processes, sampling_engines, resource_requests)

@@ -166,8 +166,23 @@ def compose(files: Iterable[str | Path], default: str | Path,
     values: dict = {}
     for layer in layers:
         merge_into(values, layer.values)
-    merge_into(values, dict(overrides or {}))
-    return RunConfig(values, tuple(layers), dict(overrides or {}))
+    overrides = {key: typed_override(value) if isinstance(value, (list, dict)) else value
+                 for key, value in (overrides or {}).items()}
+    merge_into(values, overrides)
+    return RunConfig(values, tuple(layers), overrides)
+
+
+def typed_override(value: Any) -> Any:
+    """A `--config` list or mapping with YAML's scalar types, as in a config file:
+    Snakemake reads `seeds=[0,1]` with YAML's base loader, every scalar a string ('0',
+    '1'), while it reads a bare `seed=1` as an integer."""
+    if isinstance(value, list):
+        return [typed_override(item) for item in value]
+    if isinstance(value, dict):
+        return {key: typed_override(item) for key, item in value.items()}
+    if isinstance(value, str):
+        return yaml.safe_load(value) if value.strip() else value
+    return value
 
 
 def _check_no_grid_joins_unnamed(files: list, layers: list[Layer]) -> None:

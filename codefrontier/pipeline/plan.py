@@ -124,17 +124,24 @@ def eval_problem_count(workdir: Path) -> int:
 def estimate(jobs: list[PlannedJob], config: dict, places: Places,
              assumptions: Assumptions) -> dict[str, costs.ModelSize]:
     """Fill in each job's GPU-hour estimate and output bytes; the model sizes used."""
-    from codefrontier.pipeline.workflow import keeps, rl_trl, setting_sampling, sft_fields
+    from codefrontier.base.layout import model_of
+    from codefrontier.pipeline.workflow import (
+        keeps,
+        model_config,
+        rl_trl,
+        setting_sampling,
+        sft_fields,
+    )
 
     sizes = {model: costs.model_size(config, model, places) for model in config["models"]}
     keep_checkpoints = keeps(config, "trainer_checkpoints")
     for job in jobs:
         model = job.wildcards.get("model")
-        size = sizes.get(model) if model else None
+        size = sizes.get(model_of(model)) if model else None
         gpu_model = res.rule_entry(config, job.rule, model or "").get("gpu_model")
         if job.rule == "rl":
             trl = rl_trl(config, model, job.wildcards["setting"])
-            world = max(1, config["models"][model]["rl"].get("processes", 1)) * job.nodes
+            world = max(1, model_config(config, model)["rl"].get("processes", 1)) * job.nodes
             budget = costs.grpo_budget(trl, world, size, gpu_model, assumptions.prompt_tokens)
             job.estimated_gpu_hours = budget.gpu_hours if job.gpus else None
             job.output_bytes = size.checkpoint_bytes

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from codefrontier.base.layout import model_of
+
 # every rule of the Snakefile, each reading its own entry unless named here
 RULES = ("problems", "sft_data", "model_init", "sft", "rl", "merge", "sample", "judge",
          "second_attempt", "judge_second_attempt", "frontier", "ensemble", "plots", "claims", "second_attempt_table")
@@ -46,7 +48,8 @@ def rule_entry(config: dict, rule: str, model: str = "") -> dict:
     model's in the same grid)."""
     name = entry_name(rule)
     table = config.get("resources") or {}
-    own = (((config.get("models") or {}).get(model) or {}).get("resources") or {}).get(name, {})
+    own = (((config.get("models") or {}).get(model_of(model)) or {}).get("resources")
+           or {}).get(name, {})
     return {**table.get(DEFAULT_ENTRY, {}), **table.get(name, {}), **own}
 
 

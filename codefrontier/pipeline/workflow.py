@@ -29,9 +29,12 @@ from codefrontier.base.layout import (
     VERDICTS,
     CheckpointName,
     alpha_name,
+    model_of,
     repair_run,
     rl_name,
+    run_name,
     second_attempt_verdicts_path,
+    split_run,
     trained_reward,
 )
 from codefrontier.base.options import command_line, field_names, flag
@@ -42,6 +45,24 @@ from codefrontier.pipeline.resources import nodes as resource_nodes
 from codefrontier.pipeline.resources import rule_entry as resources
 from codefrontier.settings.registry import repair_setting, setting_entry
 from codefrontier.train.repair import RepairOptions
+
+
+def grid_seeds(config: dict) -> list[int]:
+    """The seeds every run is trained and evaluated under: `seeds`, or `seed` as its
+    one-seed form, or [0]."""
+    return list(config.get("seeds") or [config.get("seed", 0)])
+
+
+def runs(config: dict) -> list[str]:
+    """Every run of the grid: each model once per seed (layout.run_name), model by
+    model."""
+    seeds = grid_seeds(config)
+    return [run_name(model, seed, seeds[0]) for model in config["models"] for seed in seeds]
+
+
+def model_config(config: dict, run: str) -> dict:
+    """The config of the model a run trains (`models.<name>`)."""
+    return config["models"][model_of(run)]
 
 
 def checkpoint_names(model_config: dict) -> list[str]:
@@ -62,36 +83,36 @@ def checkpoint_names(model_config: dict) -> list[str]:
 def evaluated_checkpoints(config: dict, model: str, setting: str) -> list[str]:
     """The checkpoints a setting evaluates: all of the model's, less those that the
     model's `evaluated_in` keeps to other settings."""
-    model_config = config["models"][model]
-    only = model_config.get("evaluated_in") or {}
-    return [name for name in checkpoint_names(model_config)
+    own = model_config(config, model)
+    only = own.get("evaluated_in") or {}
+    return [name for name in checkpoint_names(own)
             if setting in only.get(name, [setting])]
 
 
 def trains_sft(config: dict, model: str) -> bool:
     """Whether the grid fine-tunes the model (no `sft_checkpoint` given)."""
-    return not config["models"][model].get("sft_checkpoint")
+    return not model_config(config, model).get("sft_checkpoint")
 
 
 def sft_folder(config: dict, model: str, places: Places | None = None) -> str:
-    """Where a model's SFT checkpoint is: given in the config (a folder or a hub id), or
-    made by the sft rule."""
+    """Where a run's SFT checkpoint is: given in the config (a folder or a hub id), or
+    made by the sft rule (one per model, whatever the run's seed)."""
     if trains_sft(config, model):
-        return SFT_FOLDER.fill(model=model)
-    return model_reference(config["models"][model]["sft_checkpoint"],
+        return SFT_FOLDER.fill(model=model_of(model))
+    return model_reference(model_config(config, model)["sft_checkpoint"],
                            places or Places.here()).value
 
 
 def base_model(config: dict, model: str, places: Places | None = None) -> str:
-    base = config["models"][model]["base"]
-    return INIT_FOLDER.fill(model=model) if base == EMBEDDED else \
+    base = model_config(config, model)["base"]
+    return INIT_FOLDER.fill(model=model_of(model)) if base == EMBEDDED else \
         model_reference(base, places or Places.here()).value
 
 
 def trained_in(config: dict, model: str, setting: str) -> str:
     """The setting whose GRPO runs (and their merges) a setting evaluates: its own unless
     the model's `rl.trained_in` names another."""
-    return (config["models"][model]["rl"].get("trained_in") or {}).get(setting, setting)
+    return (model_config(config, model)["rl"].get("trained_in") or {}).get(setting, setting)
 
 
 def checkpoint_folder(config: dict, model: str, setting: str, ckpt: str,
@@ -110,13 +131,13 @@ def checkpoint_folder(config: dict, model: str, setting: str, ckpt: str,
 def merge_parent(config: dict, model: str, setting: str, end: str) -> str:
     """The RL run a merge takes as θ_low or θ_high (`end`: "low" or "high")."""
     return RL_FOLDER.fill(model=model, setting=setting,
-                          reward=config["models"][model]["merge"][end])
+                          reward=model_config(config, model)["merge"][end])
 
 
 def merge_folders(config: dict) -> list[str]:
     """Every merged checkpoint folder of the grid (once, however many settings use it)."""
     folders = [checkpoint_folder(config, model, setting, ckpt)
-               for model in config["models"]
+               for model in runs(config)
                for setting in config["settings"]
                for ckpt in evaluated_checkpoints(config, model, setting)
                if CheckpointName.parse(ckpt).kind == "merge"]
@@ -149,7 +170,7 @@ def print_warnings(report: str) -> None:
 
 def verdict_files(config: dict) -> list[str]:
     return [VERDICTS.fill(model=model, setting=setting, ckpt=ckpt)
-            for model in config["models"]
+            for model in runs(config)
             for setting in config["settings"]
             for ckpt in evaluated_checkpoints(config, model, setting)]
 
@@ -221,33 +242,36 @@ def second_attempt_options(config: dict, setting: str, model: str = "") -> str:
     return command_line(SecondAttemptOptions, _fields_of(SecondAttemptOptions, values))
 
 
-def run_seed(config: dict) -> int:
-    """The run's seed (`seed`, 0 when unset): the seed of the model's initialisation, SFT,
-    GRPO and sampling, where a stage does not set its own."""
-    return config.get("seed", 0)
+def run_seed(config: dict, run: str = "") -> int:
+    """A run's seed (the grid's first for a model's own run, and for what every run of a
+    model shares: its initialisation and SFT): the seed of its GRPO runs and sampling,
+    where a stage does not set its own."""
+    seed = split_run(run)[1] if run else None
+    return grid_seeds(config)[0] if seed is None else seed
 
 
-def seeded(config: dict, fields: dict) -> dict:
+def seeded(config: dict, fields: dict, run: str = "") -> dict:
     """A stage's fields with the run's seed, unless they name their own."""
-    return {"seed": run_seed(config), **fields}
+    return {"seed": run_seed(config, run), **fields}
 
 
 def model_init_fields(config: dict, model: str) -> dict:
     """`codefrontier model init` fields of an embedded model (`init`, and the seed)."""
-    return seeded(config, config["models"][model].get("init") or {})
+    return seeded(config, config["models"][model].get("init") or {}, model)
 
 
 def sft_fields(config: dict, model: str) -> dict:
     """The TRL SFTConfig fields of a model's SFT run (`sft`, and the seed)."""
-    return seeded(config, config["models"][model].get("sft") or {})
+    return seeded(config, config["models"][model].get("sft") or {}, model)
 
 
 def rl_trl(config: dict, model: str, setting: str) -> dict:
     """The TRL fields of a model's GRPO runs in a setting: the seed, `rl.trl`, then the
     setting's own entry of `rl.per_setting` (multi-turn episodes need a longer completion
     budget)."""
-    rl = config["models"][model]["rl"]
-    return seeded(config, {**rl["trl"], **(rl.get("per_setting") or {}).get(setting, {})})
+    rl = model_config(config, model)["rl"]
+    return seeded(config, {**rl["trl"], **(rl.get("per_setting") or {}).get(setting, {})},
+                  model)
 
 
 def rl_start(config: dict, model: str, reward: str, places: Places | None = None) -> str:
@@ -256,7 +280,7 @@ def rl_start(config: dict, model: str, reward: str, places: Places | None = None
     if not trained_reward(reward)[1]:
         return sft_folder(config, model, places)
     return checkpoint_folder(config, model, repair_setting(),
-                             config["models"][model]["rl"]["repair"].get("start", SFT), places)
+                             model_config(config, model)["rl"]["repair"].get("start", SFT), places)
 
 
 def rl_options(config: dict, model: str, reward: str) -> str:
@@ -264,7 +288,7 @@ def rl_options(config: dict, model: str, reward: str) -> str:
     trained, is_repair = trained_reward(reward)
     if not is_repair:
         return f"--reward {trained}"
-    run = config["models"][model]["rl"]["repair"]
+    run = model_config(config, model)["rl"]["repair"]
     options = {key: value for key, value in run.items() if key not in ("reward", "start")}
     return f"--reward {trained} --repair {command_line(RepairOptions, options)}".rstrip()
 
@@ -305,7 +329,7 @@ def _aggregate_model_slice(model_config: dict) -> dict:
 
 def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
     """The part of the config that a rule's output depends on."""
-    model = config["models"].get(wildcards.get("model", ""), {})
+    model = config["models"].get(model_of(wildcards.get("model", "")), {})
     setting = wildcards.get("setting")
     slices = {
         "problems": lambda: config["data"],
@@ -411,7 +435,7 @@ def sft_build_options(sft: dict) -> str:
 def launcher(config: dict, model: str, rule: str = "rl", places: Places | None = None) -> str:
     """How a training command (`rule`: sft or rl) starts: directly, or through accelerate
     on `rl.processes` processes per node of the rule's job."""
-    rl = config["models"][model]["rl"]
+    rl = model_config(config, model)["rl"]
     processes = rl.get("processes", 1)
     nodes = resource_nodes(config, rule, model)
     if processes == 1 and nodes == 1 and not rl.get("accelerate_config"):
@@ -431,9 +455,9 @@ def setting_sampling(config: dict, setting: str, model: str = "") -> dict:
     then the model's engine fields (`models.<name>.sampling`: tensor parallelism, memory;
     the protocol itself is the grid's, the same for every model)."""
     sampling = {k: v for k, v in config["sampling"].items() if k != "per_setting"}
-    engine = config["models"].get(model, {}).get("sampling") or {}
+    engine = config["models"].get(model_of(model), {}).get("sampling") or {}
     return seeded(config, {**sampling, **(config["sampling"].get("per_setting") or {}).get(setting, {}),
-                           **engine})
+                           **engine}, model)
 
 
 def _fields_of(options_class, values: dict) -> dict:
