@@ -36,11 +36,11 @@ OLD_SAMPLES_SCHEMA = pa.schema([f for f in SAMPLES_SCHEMA if f.name != "turns"])
 
 
 def write_checkpoint(root, name, outcomes, setting="reasoning", causes=None, episodes=None,
-                     samples_schema=SAMPLES_SCHEMA):
+                     samples_schema=SAMPLES_SCHEMA, run="m"):
     """outcomes: {problem_id: [outcome, ...]}; causes: the format-error causes in order of
     the format errors (default: all `truncated`); episodes: (turns, tool_calls) per sample
-    in order, written with the episode columns."""
-    folder = root / "results" / "m" / setting / name
+    in order, written with the episode columns; run: model m's run (m@seed1: seed 1's)."""
+    folder = root / "results" / run / setting / name
     rows, samples = [], []
     causes, episodes = iter(causes or []), iter(episodes or [])
     for pid, values in outcomes.items():

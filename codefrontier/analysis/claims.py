@@ -322,7 +322,9 @@ def check_setting(model: str, setting: str, rows: pd.DataFrame, compare: Compari
                   second_attempts: pd.DataFrame | None = None) -> tuple[str, list[str]]:
     """The section of one model × setting (the `all` rows of its checkpoints) and its
     warnings."""
-    title = f"## {model} / {setting}\n\n{episode_summary(rows)}"
+    seeds = int(rows["seeds"].max()) if "seeds" in rows else 1
+    pooled = f" ({seeds} training seeds pooled)" if seeds > 1 else ""
+    title = f"## {model} / {setting}{pooled}\n\n{episode_summary(rows)}"
     curve = curve_points(rows)
     endpoints = curve_endpoints(curve)
     if endpoints is None:

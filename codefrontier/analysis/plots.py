@@ -1,6 +1,8 @@
 """Altair charts of the frontier and ensemble tables, saved as .html and .png (vl-convert).
 
-Every chart has one panel per model (rows) × setting (columns, in the settings registry's order);
+Every chart has one panel per model (rows) × setting (columns, in the settings registry's order),
+and per training seed where a model has several (a row "tiny · seed 1" each: seed-to-seed
+variation in plain view; the ensemble table already pools its seeds);
 panels share their axes, so settings compare by position. Error bars and bands are ± 1
 problem-clustered standard error (the `se_` columns of the frontier table). Checkpoints at
 the same point share one label ("sft = rl-k2 = a0"); curves that coincide keep distinct
@@ -448,11 +450,21 @@ def save_chart(chart, stem: Path) -> list[Path]:
     return paths
 
 
+def panels_per_seed(frontier: pd.DataFrame) -> pd.DataFrame:
+    """The table with each seed of a model with several seeds as a model of its own,
+    "<model> · seed <N>", so that every panel draws one run's curve."""
+    if "seed" not in frontier:
+        return frontier
+    several = frontier.groupby("model")["seed"].transform("nunique") > 1
+    named = frontier["model"] + " · seed " + frontier["seed"].astype("string")
+    return frontier.assign(model=named.where(several, frontier["model"]))
+
+
 def write_plots(frontier_path: str | os.PathLike, ensemble_path: str | os.PathLike,
                 out_dir: str | os.PathLike) -> list[Path]:
     """Every chart of CHARTS as out_dir/<chart>.html and .png, and the folder's
     provenance.json."""
-    frontier = pd.read_parquet(frontier_path)
+    frontier = panels_per_seed(pd.read_parquet(frontier_path))
     ensemble = pd.read_parquet(ensemble_path)
     charts = {"frontier": lambda: frontier_chart(frontier),
               "outcome_mix": lambda: outcome_mix_chart(frontier),

@@ -358,14 +358,19 @@ def detectable_markdown(detectable: dict) -> list[str]:
     lines = ["", "What it can show: the smallest difference between two checkpoints' rates "
              "that the evaluation detects with 80% power at 95% (paired over clusters; "
              "docs/results.md, \"How verdicts are decided\"):", "",
-             "| setting | clusters | problems | samples/problem | "
+             "| setting | clusters | problems | samples/problem | seeds | "
              + " | ".join(o.replace("_", " ") for o in OUTCOMES) + " | variance from |",
-             "|---|---:|---:|---:|" + "---:|" * len(OUTCOMES) + "---|"]
+             "|---|---:|---:|---:|---:|" + "---:|" * len(OUTCOMES) + "---|"]
     for setting, row in detectable.items():
         lines.append(f"| {setting} | {row['clusters']} | {row['problems']} | "
-                     f"{row['samples_per_problem']} | "
+                     f"{row['samples_per_problem']} | {row.get('seeds', 1)} | "
                      + " | ".join(f"{row['difference'][o]:.3f}" for o in OUTCOMES)
                      + f" | {row['variance_from']} |")
+    if any(row.get("seeds", 1) > 1 for row in detectable.values()):
+        lines += ["", "With several seeds each family's rate averages every seed's samples; "
+                      "the seed-to-seed variance of a comparison is left out (the variance "
+                      "figures come from pairs of checkpoints within a seed), so these are "
+                      "lower bounds."]
     return lines
 
 
@@ -378,17 +383,18 @@ def detectable_differences(config: dict, workdir: Path, eval_problems: int,
     """Per setting, the evaluation's design and the smallest difference in each rate
     between two checkpoints it detects (pipeline/power.py), and where the variance
     figures come from."""
-    from codefrontier.pipeline.workflow import setting_sampling
+    from codefrontier.pipeline.workflow import grid_seeds, setting_sampling
 
     measured = power.variance_from(variance_from) if variance_from else {}
+    seeds = len(grid_seeds(config))
     clusters, problems = power.eval_design(config, workdir, eval_problems)
     found = {}
     for setting in config["settings"]:
         samples = setting_sampling(config, setting).get("n", SampleOptions().n)
-        design = power.Design(clusters, problems, samples)
+        design = power.Design(clusters, problems, samples, seeds)
         variance = {**power.default_variance(setting), **measured.get(setting, {})}
         found[setting] = {"clusters": clusters, "problems": problems,
-                          "samples_per_problem": samples,
+                          "samples_per_problem": samples, "seeds": seeds,
                           "difference": power.detectable(design, variance),
                           "variance_from": str(variance_from) if setting in measured
                           else "the default's run"}
