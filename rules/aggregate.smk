@@ -127,6 +127,7 @@ rule second_attempt_table:
         layout.SECOND_ATTEMPT_TABLE,
     params:
         provenance=grid.provenance("second_attempt_table"),
+        seed=wf.run_seed(config),
     threads: grid.threads("second_attempt_table")
     resources:
         **grid.resources("second_attempt_table"),
@@ -137,4 +138,5 @@ rule second_attempt_table:
     benchmark:
         layout.benchmark("second_attempt_table")
     shell:
-        "codefrontier {params.provenance} second-attempt table --verdicts {input.verdicts} --out {output} > {log} 2>&1"
+        "codefrontier {params.provenance} second-attempt table --verdicts {input.verdicts} "
+        "--seed {params.seed} --out {output} > {log} 2>&1"

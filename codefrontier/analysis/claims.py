@@ -268,7 +268,10 @@ def second_attempt_summary(second_attempts: pd.DataFrame | None, model: str,
     if rows.empty:
         return None
     parts = []
-    for checkpoint, group in rows.groupby("checkpoint", sort=False):
+    seeds = rows["seed"].nunique() if "seed" in rows else 1
+    keys = ["checkpoint", "seed"] if seeds > 1 else ["checkpoint"]
+    for key, group in rows.groupby(keys, sort=False):
+        checkpoint = f"{key[0]} (seed {key[1]})" if seeds > 1 else key[0]
         by_failure = {r["first_failure"]: r for _, r in group.iterrows()}
         every = by_failure.get("all")
         if every is None:

@@ -26,6 +26,7 @@ from codefrontier.judge.verdicts import Outcome
 
 SECOND_ATTEMPT_SCHEMA = pa.schema([
     ("model", pa.string()), ("setting", pa.string()), ("checkpoint", pa.string()),
+    ("seed", pa.int64()),               # the run's training seed (frontier table)
     ("first_failure", pa.string()),     # optimization_failure | correctness_failure | all
     ("problems", pa.int64()),
     ("attempts", pa.int64()),           # failed first attempts given a second one
@@ -41,7 +42,7 @@ SECOND_ATTEMPT_SCHEMA = pa.schema([
 
 
 def second_attempt_rows(first_verdicts: list[dict], second_verdicts: list[dict], model: str,
-                setting: str, checkpoint: str) -> list[dict]:
+                        setting: str, checkpoint: str, seed: int = 0) -> list[dict]:
     """Second-attempt rates by the first attempt's failure (and `all`)."""
     first = {(v["problem_id"], v["sample_id"]): v["outcome"] for v in first_verdicts}
     pairs = [(first[(v["problem_id"], v["sample_id"])], v) for v in second_verdicts]
@@ -53,7 +54,7 @@ def second_attempt_rows(first_verdicts: list[dict], second_verdicts: list[dict],
         per_problem = problem_counts(chosen)  # (second attempts, corrected) per problem
         corrected = sum(x for _, x in per_problem.values())
         rows.append({
-            "model": model, "setting": setting, "checkpoint": checkpoint,
+            "model": model, "setting": setting, "checkpoint": checkpoint, "seed": seed,
             "first_failure": failure, "problems": len(per_problem), "attempts": len(chosen),
             "corrected": corrected, "corrected_rate": corrected / len(chosen),
             "se_corrected_rate": cluster_standard_error(per_cluster(per_problem)),
@@ -81,15 +82,15 @@ def equal_budget(first_verdicts: list[dict], second_verdicts: list[dict]) -> dic
 
 
 def write_second_attempt_table(first_verdicts: list[str | os.PathLike],
-                               out: str | os.PathLike) -> Path:
+                               out: str | os.PathLike, first_seed: int = 0) -> Path:
     """results/second_attempts.parquet from results/{model}/{setting}/{ckpt}/verdicts.parquet
     files, each with its second-attempt/verdicts.parquet beside it."""
     rows = []
     for path in first_verdicts:
-        ckpt = Checkpoint.from_verdicts_path(path)
+        ckpt = Checkpoint.from_verdicts_path(path, first_seed)
         rows += second_attempt_rows(read_records(ckpt.verdicts),
                                     read_records(second_attempt_verdicts_path(ckpt.verdicts)),
-                                    ckpt.model, ckpt.setting, ckpt.name)
+                                    ckpt.model, ckpt.setting, ckpt.name, ckpt.seed)
     inputs = [file for path in first_verdicts
               for file in (path, second_attempt_verdicts_path(path))]
     provenance = record(inputs, kind="second_attempt_table")

@@ -38,7 +38,7 @@ def _ensemble(args: argparse.Namespace) -> int:
 def _second_attempt_table(args: argparse.Namespace) -> int:
     from codefrontier.analysis.second_attempt_table import write_second_attempt_table
 
-    print(f"second-attempt rates -> {write_second_attempt_table(args.verdicts, args.out)}")
+    print(f"second-attempt rates -> {write_second_attempt_table(args.verdicts, args.out, args.seed)}")
     return 0
 
 
@@ -94,7 +94,15 @@ def add_second_attempt_table(second_commands) -> None:
                        help="first attempts' results/<model>/<setting>/<ckpt>/verdicts.parquet, "
                             "each with second-attempt/verdicts.parquet beside it")
     table.add_argument("--out", required=True, help="output parquet")
+    add_first_seed(table)
     table.set_defaults(handler=_second_attempt_table)
+
+
+def add_first_seed(parser) -> None:
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the grid's first seed: the seed of the runs named by their "
+                             "model alone (seed N's runs are <model>@seedN): the tables' "
+                             "seed column")
 
 
 def _add_tables(commands) -> None:
@@ -112,10 +120,7 @@ def _add_tables(commands) -> None:
                           help="also write the cluster table: outcome counts per model x "
                                "setting x seed x checkpoint x cluster (a bundled family, or a "
                                "real dataset's problem), what the findings pair and resample")
-    frontier.add_argument("--seed", type=int, default=0,
-                          help="the grid's first seed: the seed of the runs named by their "
-                               "model alone (seed N's runs are <model>@seedN): the tables' "
-                               "seed column")
+    add_first_seed(frontier)
     frontier.set_defaults(handler=_frontier)
     ensemble = commands.add_parser("ensemble", parents=[aggregate],
                                    help="pass@k of checkpoints and pools at equal budget")
