@@ -3,6 +3,7 @@
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -538,6 +539,31 @@ def test_adding_one_alpha_reruns_only_its_branch_and_the_aggregates(smoke_run, t
     assert done.returncode == 0, done.stderr[-3000:]
     assert job_counts(done.stdout + done.stderr) == {"merge": 1, "sample": 1, "judge": 1, "frontier": 1, "ensemble": 1,
                       "claims": 1, "plots": 1, "all": 1}
+
+
+@pytest.mark.slow
+def test_a_finished_run_extended_to_two_seeds_reads_both_at_once(smoke_run, tmp_path):
+    """`--config seeds=[0,1]` on a copy of the finished smoke run: only seed 1's GRPO runs,
+    merges and evaluations and the aggregates run (from the one SFT checkpoint); the
+    tables carry both seeds and the claims read them at once."""
+    run = tmp_path / "run"
+    shutil.copytree(smoke_run, run, symlinks=True)
+    planned = snakemake(run, "-n", "--quiet", "rules", "--config", "seeds=[0,1]", timeout=300)
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    assert job_counts(planned.stdout + planned.stderr) == {
+        "rl": 2, "merge": 3, "sample": 6, "judge": 6, "frontier": 1, "ensemble": 1,
+        "claims": 1, "plots": 1, "all": 1}
+    done = snakemake(run, "--config", "seeds=[0,1]")
+    assert done.returncode == 0, done.stderr[-5000:]
+    results = run / "results"
+    assert not (results / "tiny@seed1" / "sft").exists()
+    for table in ("frontier", "clusters"):
+        rows = pd.read_parquet(results / f"{table}.parquet")
+        assert sorted(set(rows["seed"])) == [0, 1] and set(rows["model"]) == {"tiny"}
+    claims = (results / "claims.md").read_text()
+    assert "## tiny / reasoning (2 training seeds pooled)" in claims
+    assert sum(line.startswith("| 1. ") for line in claims.splitlines()) == 1
+    assert "tiny · seed 1" in (results / "plots" / "frontier.html").read_text()
 
 
 def job_counts(output: str) -> dict[str, int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from codefrontier.analysis.pooled import pooled_rows
 from codefrontier.analysis.stats import MARGIN
 from codefrontier.settings.registry import setting_order
 
@@ -17,8 +18,6 @@ def setting_groups(frontier: pd.DataFrame, clusters: pd.DataFrame | None = None
     """The `all` rows of a frontier table per (model, setting): models by name, settings
     in the settings registry's order. With the cluster table, one row per checkpoint,
     pooled over the training seeds (analysis/pooled.py; with one seed, the table's own)."""
-    from codefrontier.analysis.pooled import pooled_rows
-
     table = frontier[frontier["difficulty"] == "all"]
     order = {s: i for i, s in enumerate(setting_order(table["setting"]))}
     groups = sorted(table.groupby(["model", "setting"]),
