@@ -563,7 +563,7 @@ def test_a_finished_run_extended_to_two_seeds_reads_both_at_once(smoke_run, tmp_
     claims = (results / "claims.md").read_text()
     assert "## tiny / reasoning (2 training seeds pooled)" in claims
     assert sum(line.startswith("| 1. ") for line in claims.splitlines()) == 1
-    assert "tiny · seed 1" in (results / "plots" / "frontier.html").read_text()
+    assert "tiny \\u00b7 seed 1" in (results / "plots" / "frontier.html").read_text()  # JSON-escaped
 
 
 def job_counts(output: str) -> dict[str, int]:

@@ -366,11 +366,12 @@ def detectable_markdown(detectable: dict) -> list[str]:
                      f"{row['samples_per_problem']} | {row.get('seeds', 1)} | "
                      + " | ".join(f"{row['difference'][o]:.3f}" for o in OUTCOMES)
                      + f" | {row['variance_from']} |")
-    if any(row.get("seeds", 1) > 1 for row in detectable.values()):
+    if any(row.get("seeds", 1) > 1 and not row.get("seeds_measured")
+           for row in detectable.values()):
         lines += ["", "With several seeds each family's rate averages every seed's samples; "
                       "the seed-to-seed variance of a comparison is left out (the variance "
                       "figures come from pairs of checkpoints within a seed), so these are "
-                      "lower bounds."]
+                      "lower bounds; `--variance-from` a run of several seeds measures it."]
     return lines
 
 
@@ -395,6 +396,7 @@ def detectable_differences(config: dict, workdir: Path, eval_problems: int,
         variance = {**power.default_variance(setting), **measured.get(setting, {})}
         found[setting] = {"clusters": clusters, "problems": problems,
                           "samples_per_problem": samples, "seeds": seeds,
+                          "seeds_measured": all(v.seeds_measured for v in variance.values()),
                           "difference": power.detectable(design, variance),
                           "variance_from": str(variance_from) if setting in measured
                           else "the default's run"}

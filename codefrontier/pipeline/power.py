@@ -16,6 +16,14 @@ measured on the default's run. So a plan can weigh more clusters against more sa
 per cluster: samples shrink only the second term. The variance between a family's
 instances is counted in τ² (a run with one instance count cannot tell it apart), so the
 gain from more instances is understated.
+
+Over S training seeds a comparison is a mean over C × S cells (analysis/stats.py's
+crossed model): Var = τ²/C + σ_v²/S + (ι² + s²/m)/(C·S), σ_v² the seed-to-seed variance
+of the difference and ι² the family × seed interaction, m the samples of one family
+under one seed. A run of several seeds measures both (mean squares of each pair's
+cluster × seed table of differences, averaged over pairs, then truncated at 0); a
+one-seed run cannot, and counts ι² in τ² and σ_v² as 0: with several seeds its figures
+are lower bounds.
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ from pathlib import Path
 import pandas as pd
 
 from codefrontier.analysis.clusters import cluster_rate
-from codefrontier.analysis.stats import VarianceComponents, detectable_difference
+from codefrontier.analysis.stats import VarianceComponents, detectable_difference, mean_squares
 from codefrontier.judge.verdicts import OUTCOMES
 
 
@@ -40,13 +48,26 @@ def paired_sampling_variance(rate: float, samples_per_cluster: float) -> float:
 
 @dataclass(frozen=True)
 class RateVariance:
-    """One outcome's heterogeneity τ² of paired per-cluster differences and its rate p."""
+    """One outcome's heterogeneity τ² of paired per-cluster differences and its rate p;
+    from a run of several seeds also the seed variance σ_v² of the difference and the
+    family × seed interaction ι² (`seeds_measured`)."""
 
     heterogeneity: float
     rate: float
+    seed: float = 0.0
+    interaction: float = 0.0
+    seeds_measured: bool = False
 
     def cluster_variance(self, samples_per_cluster: float) -> float:
         return self.heterogeneity + paired_sampling_variance(self.rate, samples_per_cluster)
+
+    def components(self, samples_per_cell: float, seeds: int) -> VarianceComponents:
+        """The crossed model's components at a design of `seeds` seeds and
+        `samples_per_cell` samples of a family under one seed."""
+        within = self.interaction + paired_sampling_variance(self.rate, samples_per_cell)
+        if seeds == 1:
+            return VarianceComponents(cluster=self.heterogeneity + within)
+        return VarianceComponents(cluster=self.heterogeneity, seed=self.seed, residual=within)
 
 
 # Measured on the default's run (a fresh clone's `make run` of 176c7a5, seed 0, SFT
@@ -97,21 +118,54 @@ def pair_variances(clusters: pd.DataFrame, outcome: str) -> list[RateVariance]:
     return found
 
 
+def crossed_pair_variances(clusters: pd.DataFrame, outcome: str) -> list[RateVariance]:
+    """τ², σ_v² and ι² (untruncated) and p of every pair of checkpoints of one model ×
+    setting over its seeds, from the mean squares of the pair's cluster × seed table of
+    differences (analysis/stats.py), ι² less the sampling variance of a cell."""
+    rates = clusters.assign(rate=cluster_rate(clusters, outcome))
+    table = rates.pivot_table(index=["cluster", "seed"], columns="checkpoint", values="rate")
+    samples = float(clusters["samples"].mean())
+    found = []
+    for a, b in itertools.combinations(table.columns, 2):
+        grid = (table[b] - table[a]).unstack("seed").dropna()
+        if grid.shape[0] < 2 or grid.shape[1] < 2:
+            continue
+        ms_cluster, ms_seed, ms_residual = mean_squares(grid.to_numpy())
+        clusters_n, seeds_n = grid.shape
+        p = float(table[[a, b]].to_numpy().mean())
+        found.append(RateVariance(
+            heterogeneity=(ms_cluster - ms_residual) / seeds_n, rate=p,
+            seed=(ms_seed - ms_residual) / clusters_n,
+            interaction=ms_residual - paired_sampling_variance(p, samples),
+            seeds_measured=True))
+    return found
+
+
+def _averaged(pairs: list[RateVariance], name: str) -> float:
+    """A component's mean over pairs, truncated at 0 after averaging."""
+    return max(0.0, statistics.fmean(getattr(v, name) for v in pairs))
+
+
 def measured_variance(clusters: pd.DataFrame) -> dict[str, dict[str, RateVariance]]:
-    """setting -> outcome -> τ² and p over a run's pairs of checkpoints: the mean of the
-    pairs' τ² estimates, truncated at 0 after averaging (truncating each first would
-    bias it up, taking a median would take the many near-identical pairs of adjacent
-    merges for the typical comparison), and the mean rate."""
+    """setting -> outcome -> τ² and p over a run's pairs of checkpoints (and, over
+    several seeds, σ_v² and ι²): the mean of the pairs' estimates, truncated at 0 after
+    averaging (truncating each first would bias them up, taking a median would take the
+    many near-identical pairs of adjacent merges for the typical comparison), and the
+    mean rate."""
     measured = {}
     for setting, rows in clusters.groupby("setting"):
         per_outcome = {}
+        several = rows["seed"].nunique() > 1
         for outcome in OUTCOMES:
-            pairs = [v for (_, _), group in rows.groupby(["model", "seed"])
+            pairs = [v for _, group in rows.groupby("model")
+                     for v in crossed_pair_variances(group, outcome)] if several else \
+                    [v for (_, _), group in rows.groupby(["model", "seed"])
                      for v in pair_variances(group, outcome)]
             if pairs:
                 per_outcome[outcome] = RateVariance(
-                    max(0.0, statistics.fmean(v.heterogeneity for v in pairs)),
-                    statistics.fmean(v.rate for v in pairs))
+                    _averaged(pairs, "heterogeneity"), statistics.fmean(v.rate for v in pairs),
+                    _averaged(pairs, "seed"), _averaged(pairs, "interaction"),
+                    seeds_measured=several)
         measured[setting] = per_outcome
     return measured
 
@@ -137,19 +191,17 @@ class Design:
     seeds: int = 1
 
     @property
-    def samples_per_cluster(self) -> float:
-        """Every seed's samples of a cluster's problems: the seeds' evaluations of one
-        family average its sampling noise (the seed-to-seed variance of a comparison is
-        not known from a one-seed run, and is left out: with several seeds the figures
-        are lower bounds)."""
-        return self.problems / self.clusters * self.samples_per_problem * self.seeds
+    def samples_per_cell(self) -> float:
+        """The samples of one cluster's problems under one seed."""
+        return self.problems / self.clusters * self.samples_per_problem
 
 
 def detectable(design: Design, variance: dict[str, RateVariance]) -> dict[str, float]:
-    """outcome -> the minimum detectable paired difference of a design."""
+    """outcome -> the minimum detectable paired difference of a design (with several
+    seeds and figures of a one-seed run, a lower bound: the seed terms are unknown)."""
     return {outcome: detectable_difference(
-                VarianceComponents(cluster=figures.cluster_variance(design.samples_per_cluster)),
-                design.clusters).difference
+                figures.components(design.samples_per_cell, design.seeds),
+                design.clusters, design.seeds).difference
             for outcome, figures in variance.items()}
 
 
