@@ -98,7 +98,7 @@ def test_the_interpolation_distance_leaves_the_extrapolated_points_out_of_the_cu
         return [{"problem_id": f"p{p}", "outcome": o} for p in range(20) for o in outcomes]
 
     points = {0.0: (2, 4), 0.5: (3, 2), 1.0: (5, 1), 1.5: (4, 0), None: (6, 3)}
-    rows = [{"model": "m", "setting": "s", "difficulty": "all", "alpha": a} for a in points]
+    rows = [{"model": "m", "setting": "s", "seed": 0, "difficulty": "all", "alpha": a} for a in points]
     add_frontier_distances(rows, [verdicts(*counts) for counts in points.values()])
     beyond, inside = rows[3], rows[4]
     assert beyond["frontier_distance"] == pytest.approx(0.0)
@@ -155,7 +155,7 @@ def test_the_frontier_table_interval_is_over_families():
     from codefrontier.analysis.frontier import add_frontier_distances
 
     _, possible = by_family_draws()
-    rows = [{"model": "m", "setting": "s", "difficulty": "all", "alpha": a}
+    rows = [{"model": "m", "setting": "s", "seed": 0, "difficulty": "all", "alpha": a}
             for a in FAMILY_COUNTS]
     add_frontier_distances(rows, [family_verdicts(c) for c in FAMILY_COUNTS.values()])
     low, high = rows[2]["frontier_distance_lo"], rows[2]["frontier_distance_hi"]
