@@ -36,7 +36,7 @@ def frontier_row(checkpoint, correct, optimization, wrong, format_error, se=0.06
     kind = "sft" if checkpoint == "sft" else "rl" if checkpoint.startswith("rl-") else "merge"
     counts = dict(zip(OUTCOMES, (correct, optimization, wrong, format_error), strict=True))
     causes = causes or {"truncated": 1.0}
-    row = {"model": "tiny", "setting": setting, "checkpoint": checkpoint, "kind": kind,
+    row = {"model": "tiny", "setting": setting, "seed": 0, "checkpoint": checkpoint, "kind": kind,
            "reward": {"sft": None, "rl": checkpoint.removeprefix("rl-"), "merge": "k2->kinf"}[kind],
            "alpha": float(checkpoint[1:]) if kind == "merge" else None,
            "difficulty": difficulty, "problems": 15, "samples": SAMPLES,
