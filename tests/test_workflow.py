@@ -501,18 +501,24 @@ def test_the_smoke_workflow_writes_every_table_and_chart(smoke_run):
 
 
 @pytest.mark.slow
-def test_two_models_of_different_widths_get_their_own_rows_ensembles_and_facets(tmp_path):
+def test_two_models_of_different_widths_get_their_own_rows_ensembles_and_facets(smoke_run,
+                                                                                 tmp_path):
     """The model axis: the smoke grid with a second embedded model, wider than the first,
-    gives each model its own checkpoints, frontier rows, ensembles and chart panels."""
+    gives each model its own checkpoints, frontier rows, ensembles and chart panels (on a
+    copy of the finished smoke run: the first model's jobs are done)."""
     config = yaml.safe_load(SMOKE.read_text())
     wide = json.loads(json.dumps(config["models"]["tiny"]))
     wide["init"].update(hidden_size=96, intermediate_size=192, seed=1)
     config["models"]["tiny-wide"] = wide
     path = tmp_path / "two-models.yaml"
     path.write_text(yaml.safe_dump(config))
-    done = snakemake(tmp_path, config=path)
+    run = tmp_path / "run"
+    shutil.copytree(smoke_run, run, symlinks=True)
+    done = snakemake(run, config=path)
     assert done.returncode == 0, done.stderr[-5000:]
-    results = tmp_path / "results"
+    log = done.stdout + done.stderr
+    assert "model=tiny-wide," in log and "model=tiny," not in log  # tiny's jobs were done
+    results = run / "results"
     widths = {model: json.loads((results / model / "sft" / "config.json").read_text())["hidden_size"]
               for model in ("tiny", "tiny-wide")}
     assert widths == {"tiny": 64, "tiny-wide": 96}
