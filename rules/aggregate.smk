@@ -48,6 +48,7 @@ rule ensemble:
         provenance=grid.provenance("aggregate"),
         merges=wf.merge_options(config),
         second_attempts=wf.flag_once("--second-attempts", "second_attempts"),
+        seed=wf.run_seed(config),
     threads: grid.threads("ensemble")
     resources:
         **grid.resources("ensemble"),
@@ -59,7 +60,7 @@ rule ensemble:
         layout.benchmark("ensemble")
     shell:
         "codefrontier {params.provenance} ensemble --verdicts {input.verdicts} {params.merges} "
-        "{params.second_attempts} --out {output} > {log} 2>&1"
+        "{params.second_attempts} --seed {params.seed} --out {output} > {log} 2>&1"
 
 
 rule plots:

@@ -201,3 +201,22 @@ def test_claims_name_the_seeds_they_pool(two_seeds):
                       pd.DataFrame(cluster_rows(checkpoints, problems)),
                       pd.DataFrame(ensemble_rows(checkpoints, {"m": ("k2", "kinf")})), {})
     assert "## m / reasoning (2 training seeds pooled)" in report
+
+
+def test_the_ensemble_tells_the_seeds_apart_whichever_comes_first(tmp_path):
+    """seeds: [1, 0]: the model's own run is seed 1 and m@seed0 is seed 0; with the
+    grid's first seed given, the ensemble keeps both seeds' cells (rl-k2 solves 1 of 2
+    samples under one, none under the other: 0.25 over both)."""
+    from codefrontier.analysis.ensemble import write_ensemble
+
+    ids = family_ids(2, 2)
+    paths = []
+    for run, outcomes in (("m", ["correct", "correctness_failure"]),
+                          ("m@seed0", ["correctness_failure"] * 2)):
+        for name in ("rl-k2", "rl-kinf"):
+            paths.append(write_checkpoint(tmp_path, name, {pid: outcomes for pid in ids},
+                                          run=run).verdicts)
+    out = tmp_path / "ensemble.parquet"
+    write_ensemble(paths, {"m": ("k2", "kinf")}, [], out, first_seed=1)
+    rows = pd.read_parquet(out).set_index(["pool", "k"])
+    assert rows.loc[("single:rl-k2", 1), "pass_at_k"] == pytest.approx(0.25)

@@ -230,13 +230,14 @@ def _budget_fits(members: list[str], k: int, counts: dict) -> bool:
     return all(most <= min(n for n, _ in counts[m].values()) for m in members)
 
 
-def second_attempt_episodes(second_attempts: list[str | os.PathLike]) -> dict:
+def second_attempt_episodes(second_attempts: list[str | os.PathLike],
+                            first_seed: int = 0) -> dict:
     """(model, setting, ckpt) -> episode counts per (seed, problem) cell, from second
     attempts' verdict files (layout.SECOND_ATTEMPT_VERDICTS) and the first attempts'
     beside them."""
     episodes: dict = defaultdict(dict)
     for path in second_attempts:
-        first = Checkpoint.from_verdicts_path(first_verdicts_path(path))
+        first = Checkpoint.from_verdicts_path(first_verdicts_path(path), first_seed)
         counts = episode_counts(read_records(first.verdicts), read_records(path))
         episodes[(first.model, first.setting, first.name)] |= {
             (first.seed, pid): value for pid, value in counts.items()}
@@ -244,11 +245,14 @@ def second_attempt_episodes(second_attempts: list[str | os.PathLike]) -> dict:
 
 
 def write_ensemble(verdicts: list[str | os.PathLike], endpoints: dict[str, tuple[str, str]],
-                   second_attempts: list[str | os.PathLike], out: str | os.PathLike) -> int:
+                   second_attempts: list[str | os.PathLike], out: str | os.PathLike,
+                   first_seed: int = 0) -> int:
     """results/ensemble.parquet from the checkpoints' verdict files and the second
-    attempts' verdict files; the number of rows."""
-    checkpoints = [Checkpoint.from_verdicts_path(p) for p in verdicts]
-    rows = ensemble_rows(checkpoints, endpoints, second_attempt_episodes(second_attempts))
+    attempts' verdict files (`first_seed`: the grid's first, the seed of the runs named
+    by their model alone); the number of rows."""
+    checkpoints = [Checkpoint.from_verdicts_path(p, first_seed) for p in verdicts]
+    rows = ensemble_rows(checkpoints, endpoints,
+                         second_attempt_episodes(second_attempts, first_seed))
     write_records(rows, out, schema=ENSEMBLE_SCHEMA,
                   metadata=parquet_metadata(record(verdicts, kind="ensemble")))
     return len(rows)

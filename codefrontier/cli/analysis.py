@@ -30,7 +30,8 @@ def _frontier(args: argparse.Namespace) -> int:
 def _ensemble(args: argparse.Namespace) -> int:
     from codefrontier.analysis.ensemble import write_ensemble
 
-    rows = write_ensemble(args.verdicts, _endpoints(args), args.second_attempts, args.out)
+    rows = write_ensemble(args.verdicts, _endpoints(args), args.second_attempts, args.out,
+                          args.seed)
     print(f"{rows} ensemble rows from {len(args.verdicts)} checkpoints -> {args.out}")
     return 0
 
@@ -112,6 +113,7 @@ def _add_tables(commands) -> None:
     aggregate.add_argument("--merge", nargs=3, action="append", metavar=("MODEL", "LOW", "HIGH"),
                            help="a model's merge endpoints (RL rewards); repeat per model")
     aggregate.add_argument("--out", required=True, help="output parquet")
+    add_first_seed(aggregate)
     frontier = commands.add_parser("frontier", parents=[aggregate],
                                    help="outcome rates per model x setting x checkpoint x "
                                         "difficulty (docs/results.md)")
@@ -120,7 +122,6 @@ def _add_tables(commands) -> None:
                           help="also write the cluster table: outcome counts per model x "
                                "setting x seed x checkpoint x cluster (a bundled family, or a "
                                "real dataset's problem), what the findings pair and resample")
-    add_first_seed(frontier)
     frontier.set_defaults(handler=_frontier)
     ensemble = commands.add_parser("ensemble", parents=[aggregate],
                                    help="pass@k of checkpoints and pools at equal budget")
