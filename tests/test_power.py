@@ -15,8 +15,8 @@ from codefrontier.pipeline import power
 
 def test_more_samples_shrink_only_the_sampling_term():
     figures = power.RateVariance(heterogeneity=0.01, rate=0.5)
-    assert figures.cluster_variance(10) == pytest.approx(0.01 + 2 * 0.25 / 10)
-    assert figures.cluster_variance(10**9) == pytest.approx(0.01)
+    assert figures.components(10, seeds=1).cluster == pytest.approx(0.01 + 2 * 0.25 / 10)
+    assert figures.components(10**9, seeds=1).cluster == pytest.approx(0.01)
 
 
 def test_the_detectable_difference_falls_with_clusters_and_samples():

@@ -132,3 +132,11 @@ def curve_distances(alphas: list[float | None], counts: np.ndarray,
     return {column: distances_with_interval(
                 counts, [i for i in by_alpha if part(alphas[i])], weights=weights)
             for column, part in CURVES.items()}
+
+
+def distance_columns(found: dict[str, np.ndarray]) -> dict[str, list[float | None]]:
+    """curve_distances as table columns: `<curve>`, `<curve>_lo`, `<curve>_hi`, one value
+    per checkpoint, None where there is no curve."""
+    return {f"{column}{end}": [None if math.isnan(v) else float(v) for v in values[:, index]]
+            for column, values in found.items()
+            for end, index in (("", 0), ("_lo", 1), ("_hi", 2))}

@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from codefrontier.analysis.distance import curve_distances
+from codefrontier.analysis.distance import curve_distances, distance_columns
 from codefrontier.base.layout import (
     SAMPLES,
     VERDICTS,
@@ -265,11 +265,10 @@ def add_frontier_distances(rows: list[dict], verdicts: list[list[dict]]) -> None
     for members in groups.values():
         clusters = sorted({cluster_of(v["problem_id"]) for i in members for v in verdicts[i]})
         counts = np.array([failure_counts(verdicts[i], clusters) for i in members])
-        found = curve_distances([rows[i]["alpha"] for i in members], counts)
-        for column, values in found.items():
-            for i, (distance, low, high) in zip(members, values, strict=True):
-                rows[i].update({column: _or_none(distance), f"{column}_lo": _or_none(low),
-                                f"{column}_hi": _or_none(high)})
+        columns = distance_columns(curve_distances([rows[i]["alpha"] for i in members], counts))
+        for column, values in columns.items():
+            for i, value in zip(members, values, strict=True):
+                rows[i][column] = value
 
 
 def failure_counts(verdicts: list[dict], clusters: list[str]) -> list[tuple[int, int, int]]:
@@ -283,10 +282,6 @@ def failure_counts(verdicts: list[dict], clusters: list[str]) -> list[tuple[int,
         row[1] += v["outcome"] == "correctness_failure"
         row[2] += v["outcome"] == "optimization_failure"
     return [tuple(counts[cluster]) for cluster in clusters]
-
-
-def _or_none(value: float) -> float | None:
-    return None if math.isnan(value) else float(value)
 
 
 def _mean(values: list) -> float:

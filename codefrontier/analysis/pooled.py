@@ -20,7 +20,12 @@ import numpy as np
 import pandas as pd
 
 from codefrontier.analysis.clusters import rate_cells
-from codefrontier.analysis.distance import BOOTSTRAP_REPS, crossed_resamples, curve_distances
+from codefrontier.analysis.distance import (
+    BOOTSTRAP_REPS,
+    crossed_resamples,
+    curve_distances,
+    distance_columns,
+)
 from codefrontier.analysis.stats import estimate_mean
 from codefrontier.judge.verdicts import OUTCOMES
 
@@ -69,14 +74,12 @@ def _with_distances(table: pd.DataFrame, clusters: pd.DataFrame) -> pd.DataFrame
     """The pooled rows' distances from their pooled α curves, bootstrapped over families
     and seeds."""
     cells = sorted(set(zip(clusters["cluster"], clusters["seed"], strict=True)))
-    by_cell = clusters.set_index(["checkpoint", "cluster", "seed"])
-    counts = np.array([[by_cell.loc[(name, *cell), list(FAILURE_COUNTS)].to_numpy(dtype=float)
-                        if (name, *cell) in by_cell.index else np.zeros(3) for cell in cells]
-                       for name in table["checkpoint"]])
+    wanted = pd.MultiIndex.from_tuples([(name, *cell) for name in table["checkpoint"]
+                                        for cell in cells])
+    counts = (clusters.set_index(["checkpoint", "cluster", "seed"])[list(FAILURE_COUNTS)]
+              .reindex(wanted, fill_value=0).to_numpy(dtype=float)
+              .reshape(len(table), len(cells), len(FAILURE_COUNTS)))
     weights = crossed_resamples([c for c, _ in cells], [s for _, s in cells],
                                 BOOTSTRAP_REPS, seed=0)
     alphas = [None if pd.isna(alpha) else float(alpha) for alpha in table["alpha"]]
-    for column, values in curve_distances(alphas, counts, weights).items():
-        for end, index in (("", 0), ("_lo", 1), ("_hi", 2)):
-            table[f"{column}{end}"] = [None if np.isnan(v) else float(v) for v in values[:, index]]
-    return table
+    return table.assign(**distance_columns(curve_distances(alphas, counts, weights)))

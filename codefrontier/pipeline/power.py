@@ -58,9 +58,6 @@ class RateVariance:
     interaction: float = 0.0
     seeds_measured: bool = False
 
-    def cluster_variance(self, samples_per_cluster: float) -> float:
-        return self.heterogeneity + paired_sampling_variance(self.rate, samples_per_cluster)
-
     def components(self, samples_per_cell: float, seeds: int) -> VarianceComponents:
         """The crossed model's components at a design of `seeds` seeds and
         `samples_per_cell` samples of a family under one seed."""
