@@ -428,13 +428,16 @@ def test_plan_prints_jobs_gpu_hours_critical_path_and_disk_for_both_cluster_grid
     rows = {(row["rule"], row["model"]): row for row in summary["rules"]}
     assert rows[("rl", "qwen2.5-7b")]["jobs"] == 21 and rows[("rl", "qwen2.5-32b")]["gpus"] == "16"
     assert summary["jobs"] == 303
-    # 21 runs x 8 GPUs x 48 h + 21 x 16 x 96 h + the sampling jobs
-    assert summary["gpu_hours"] == 21 * 8 * 48 + 21 * 16 * 96 + 51 * 1 * 8 + 51 * 4 * 12
-    assert 0 < summary["estimated_gpu_hours"] < summary["gpu_hours"]
+    # 21 runs x 8 GPUs x 48 h + 21 x 16 x 48 h + the sampling jobs (42 h on 1 GPU, 45 h on 4)
+    assert summary["gpu_hours"] == 21 * 8 * 48 + 21 * 16 * 48 + 51 * 1 * 42 + 51 * 4 * 45
+    assert 0 < summary["estimated_gpu_hours"] < summary["full_budget_gpu_hours"]
+    assert summary["estimated_gpu_hours"] < summary["gpu_hours"]
+    assert summary["warnings"] == []  # each job requests at least the estimate
     assert summary["critical_path"]["jobs"][1].startswith("rl model=qwen2.5-32b")
     disk = summary["disk"]
     assert disk["kept_bytes"] < disk["peak_bytes"] < disk["peak_bytes_keeping_everything"]
-    for words in ("GPU-h requested", "GPU-h estimated", "Critical path", "Disk:", "peak"):
+    for words in ("GPU-h requested", "GPU-h estimated", "GPU-h at full budgets",
+                  "h/job estimated", "Critical path", "Disk:", "peak"):
         assert words in done.stdout
     # docs/cluster.md shows this very output (table and summary), the README its figures
     shown = done.stdout.split("\n\nModels:")[0]

@@ -283,6 +283,10 @@ def test_grpo_steps_judge_completions_and_write_a_checkpoint(sft_model, data, tm
     provenance = json.loads((out / "provenance.json").read_text())
     assert provenance["kind"] == "rl" and provenance["reward"] == "k3"
     assert provenance["inputs"][0]["sha256"] and provenance["model"] == str(sft_model)
+    # the trainer's log outlives its checkpoints: what `codefrontier plan --calibrate` reads
+    state = json.loads((tmp_path / "rl-k3.work" / "trainer_state.json").read_text())
+    assert [entry["step"] for entry in state["log_history"] if "step_time" in entry] == [1, 2]
+    assert not list((tmp_path / "rl-k3.work").glob("checkpoint-*"))
 
 
 def weights(folder) -> dict:

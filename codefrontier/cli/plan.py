@@ -23,7 +23,9 @@ def _plan(args: argparse.Namespace) -> int:
 
     summary = plan(Path(args.snakefile), Path(args.directory), [Path(f) for f in args.configfile],
                    args.targets, forceall=args.forceall, eval_problems=args.eval_problems,
-                   variance_from=Path(args.variance_from) if args.variance_from else None)
+                   variance_from=Path(args.variance_from) if args.variance_from else None,
+                   calibrate=[Path(run) for run in args.calibrate],
+                   calibrate_gpu=args.calibrate_gpu)
     print(markdown(summary))
     if args.json:
         Path(args.json).write_text(as_json(summary))
@@ -56,8 +58,11 @@ def register(commands) -> None:
         description="Builds Snakemake's own DAG from the same Snakefile, config files and "
                     "targets (so a partial rerun plans only what would run) and prints, per "
                     "rule, the jobs and what each requests, GPU-hours in total and on the "
-                    "critical path, an estimate from each GRPO run's and sampling job's token "
-                    "budget, and the disk its outputs take (docs/cluster.md: the assumptions).")
+                    "critical path, the GPU-hours and hours per job each GRPO run and sampling "
+                    "job takes at the pace of published runs (completions at their expected "
+                    "length, and all at their full budget), a warning where a job requests "
+                    "less time than that, and the disk its outputs take (docs/cluster.md: the "
+                    "fit and the assumptions).")
     targets = plan.add_argument(
         "targets", nargs="*", default=[],
         help="Snakemake targets, before --configfile or after its files (default: the "
@@ -76,6 +81,13 @@ def register(commands) -> None:
                       help="a finished run's folder: the smallest detectable differences "
                            "from the variance of its cluster table (default: figures "
                            "measured on the default's run)")
+    plan.add_argument("--calibrate", action="append", default=[], metavar="RUN",
+                      help="a GRPO run of this grid's trainer (its output folder, OUT.work or a "
+                           "checkpoint): its step times and completion lengths join the fit, "
+                           "and the estimates take its pace (repeat for several runs)")
+    plan.add_argument("--calibrate-gpu", metavar="TYPE",
+                      help="the GPUs the --calibrate runs ran on, one per training process "
+                           "(default: the grid's resources.rl.gpu_model, else h100)")
     plan.add_argument("--json", metavar="FILE", help="also write the plan as JSON")
     plan.set_defaults(handler=_plan)
 

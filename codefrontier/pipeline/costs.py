@@ -1,19 +1,16 @@
-"""What a job of the grid costs, estimated from its config: model sizes, token budgets,
-FLOPs and GPU-hours, and the bytes of what it writes.
-
-The estimates are meant to show a request that is far from the work a job does, not to
-replace measurement; every assumption is a named constant here and in docs/cluster.md:
+"""What a job of the grid costs, estimated from its config: model sizes, token work and
+FLOPs, and the bytes of what it writes. How many GPU-hours that work takes is fitted to
+published runs (pipeline/calibration.py); every assumption is a named constant here or
+there, and in docs/cluster.md:
 
 * a model of N parameters spends about 2·N FLOPs per token it reads or writes in a forward
   pass and 6·N per token it is trained on (forward and backward; Kaplan et al. 2020,
   "Scaling laws for neural language models", section 2.1);
-* a GPU reaches a share of its dense bf16 peak (NVIDIA's data sheets, `GPU_PEAK_TFLOPS`):
-  TRAIN_UTILISATION in training (Llama 3 reports 38-43 % on H100s: "The Llama 3 herd of
-  models", 2024, table 4) and GENERATE_UTILISATION in batched decoding, which is bound by
-  memory bandwidth rather than arithmetic;
-* a GRPO step generates at most `max_completion_length` tokens per completion (the budget,
-  an upper bound) and trains on prompt and completion; a sampling job writes at most
-  `max_new_tokens` per model turn.
+* a GRPO step generates `per_device_train_batch_size × processes × gradient_accumulation_steps`
+  completions of at most `max_completion_length` tokens (the budget) and trains on prompt
+  and completion; a sampling job writes at most `max_new_tokens` per model turn;
+* completions fill a share of their budget on average (`fill`, per model kind:
+  pipeline/calibration.py); at fill 1 every completion reaches its budget, the upper bound.
 """
 
 from __future__ import annotations
@@ -26,12 +23,13 @@ from pathlib import Path
 
 from codefrontier.pipeline.places import Places, model_reference
 
-# dense bf16 tensor-core TFLOP/s of one GPU (vendor data sheets, without sparsity)
-GPU_PEAK_TFLOPS = {"b200": 2250.0, "h200": 989.0, "h100": 989.0, "a100": 312.0,
+# dense bf16 tensor-core TFLOP/s of one GPU (vendor data sheets, without sparsity; the
+# H800 is an H100 with less interconnect bandwidth)
+GPU_PEAK_TFLOPS = {"b200": 2250.0, "h200": 989.0, "h100": 989.0, "h800": 989.0, "a100": 312.0,
                    "l40s": 362.0, "a10": 125.0}
 DEFAULT_GPU = "h100"  # when the config names no gpu_model
-TRAIN_UTILISATION = 0.40
-GENERATE_UTILISATION = 0.20
+FORWARD_FLOPS_PER_PARAMETER = 2  # per token read or written
+TRAIN_FLOPS_PER_PARAMETER = 6  # per token trained on: forward and backward
 PROMPT_TOKENS = 1000  # a problem statement with its examples, when no problems file is there
 EVAL_PROBLEMS = 500  # evaluation problems, when no problems file is there
 CHARS_PER_TOKEN = 4  # bytes of a completion per token, stored as text
@@ -119,17 +117,8 @@ def _config_json(name: str, places: Places) -> tuple[dict, str] | None:
     return json.loads((folder / "config.json").read_text()), f"{folder / 'config.json'}"
 
 
-@dataclass(frozen=True)
-class Budget:
-    """A job's work in tokens and FLOPs, and the GPU-hours that takes."""
-
-    generated_tokens: float
-    trained_tokens: float
-    flops: float
-    gpu_hours: float
-
-
 def gpu_peak_flops(gpu_model: str | None) -> float:
+    """Dense bf16 FLOP/s of one GPU of this type (DEFAULT_GPU's when it is not in the table)."""
     name = (gpu_model or DEFAULT_GPU).lower()
     for known, tflops in GPU_PEAK_TFLOPS.items():
         if known in name:
@@ -137,45 +126,59 @@ def gpu_peak_flops(gpu_model: str | None) -> float:
     return GPU_PEAK_TFLOPS[DEFAULT_GPU] * 1e12
 
 
-def _gpu_hours(train_flops: float, generate_flops: float, gpu_model: str | None) -> float:
-    peak = gpu_peak_flops(gpu_model)
-    seconds = train_flops / (peak * TRAIN_UTILISATION) + \
-        generate_flops / (peak * GENERATE_UTILISATION)
-    return seconds / 3600
+def grpo_flops(parameters: float, tokens: float) -> float:
+    """A GRPO run's FLOPs: each token, prompt or completion, read or generated in a forward
+    pass and trained on. A reference model's forward pass (beta > 0) is not counted apart:
+    the published runs' own, where they had one, are inside the times the fitted
+    utilisation comes from."""
+    return (FORWARD_FLOPS_PER_PARAMETER + TRAIN_FLOPS_PER_PARAMETER) * parameters * tokens
 
 
-def grpo_budget(trl: dict, world_size: int, size: ModelSize, gpu_model: str | None,
-                prompt_tokens: float = PROMPT_TOKENS) -> Budget:
-    """A GRPO run: per step, per_device_train_batch_size completions on each process
-    (times gradient accumulation), each generated up to max_completion_length tokens,
-    then trained on with its prompt; a reference model forward when beta > 0."""
+def sampling_flops(parameters: float, tokens: float) -> float:
+    """A sampling job's FLOPs: each token read or generated in a forward pass."""
+    return FORWARD_FLOPS_PER_PARAMETER * parameters * tokens
+
+
+@dataclass(frozen=True)
+class Workload:
+    """A job's token work: `sequences` completions (GRPO) or model turns (sampling), each
+    reading `prompt_tokens` and writing at most `budget` tokens."""
+
+    sequences: float
+    prompt_tokens: float
+    budget: float
+
+    def tokens(self, fill: float = 1.0) -> float:
+        """Tokens read and written when completions fill `fill` of their budget on
+        average (1: every completion at its budget, the upper bound)."""
+        return self.sequences * (self.prompt_tokens + fill * self.budget)
+
+    def written_tokens(self, fill: float = 1.0) -> float:
+        return self.sequences * fill * self.budget
+
+
+def grpo_workload(trl: dict, world_size: int, prompt_tokens: float = PROMPT_TOKENS) -> Workload:
+    """A GRPO run: per step, per_device_train_batch_size completions on each process (times
+    gradient accumulation), each generated up to max_completion_length tokens."""
     from codefrontier.train.grpo import DEFAULTS
 
     fields = {**DEFAULTS, **trl}
     completions = (fields["per_device_train_batch_size"] * world_size
                    * fields.get("gradient_accumulation_steps", 1))
-    steps = fields["max_steps"]
-    generated = steps * completions * fields["max_completion_length"]
-    trained = steps * completions * (fields["max_completion_length"] + prompt_tokens)
-    reference = 2 * size.parameters * trained if fields.get("beta", 0.0) else 0.0
-    train_flops = 6 * size.parameters * trained + reference
-    generate_flops = 2 * size.parameters * (generated + steps * completions * prompt_tokens)
-    return Budget(generated, trained, train_flops + generate_flops,
-                  _gpu_hours(train_flops, generate_flops, gpu_model))
+    return Workload(fields["max_steps"] * completions, prompt_tokens,
+                    fields["max_completion_length"])
 
 
-def sample_budget(sampling: dict, turns: int, problems: int, size: ModelSize,
-                  gpu_model: str | None, prompt_tokens: float = PROMPT_TOKENS) -> Budget:
-    """A sampling job: n samples of each problem, up to max_new_tokens per model turn."""
+def sample_workload(sampling: dict, turns: int, problems: int,
+                    prompt_tokens: float = PROMPT_TOKENS) -> Workload:
+    """A sampling job: n samples of each problem, up to max_new_tokens per model turn, each
+    turn reading the prompt again."""
     from codefrontier.generation.options import SampleOptions
 
     defaults = SampleOptions()
     n = sampling.get("n", defaults.n)
-    per_turn = sampling.get("max_new_tokens", defaults.max_new_tokens)
-    generated = problems * n * per_turn * turns
-    read = problems * n * prompt_tokens * turns  # each turn reads the episode so far
-    flops = 2 * size.parameters * (generated + read)
-    return Budget(generated, 0.0, flops, _gpu_hours(0.0, flops, gpu_model))
+    return Workload(problems * n * turns, prompt_tokens,
+                    sampling.get("max_new_tokens", defaults.max_new_tokens))
 
 
 def trainer_checkpoints_kept(fields: dict) -> int:

@@ -4,9 +4,11 @@ The jobs are Snakemake's own: the same Snakefile, config files and targets, its 
 its decision of what needs to run (a partial rerun plans only what would run). Per rule:
 the jobs, their GPUs, cores, memory and the hours they request; GPU-hours in total and
 on the critical path (the longest chain of requested runtimes); beside each GRPO run's
-and sampling job's request, an estimate from its token budget (pipeline/costs.py); the
-bytes each kind of output takes and the disk peak over the run, with the grid's `keep`
-choices and with everything kept.
+and sampling job's request, the GPU-hours and hours a job its token work takes
+(pipeline/costs.py) at the published runs' pace (pipeline/calibration.py), with
+completions at their expected length and at their full budget, and a warning where a job
+requests less time than the estimate; the bytes each kind of output takes and the disk
+peak over the run, with the grid's `keep` choices and with everything kept.
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from codefrontier.base.layout import DATA
+from codefrontier.base.layout import DATA, model_of
 from codefrontier.generation.options import SampleOptions
 from codefrontier.judge.verdicts import OUTCOMES
-from codefrontier.pipeline import costs, power
+from codefrontier.pipeline import calibration, costs, power
 from codefrontier.pipeline import resources as res
 from codefrontier.pipeline.places import Places
 
@@ -40,7 +42,8 @@ class PlannedJob:
     outputs: list[str]
     temp_outputs: list[str]
     depends_on: list[int] = field(default_factory=list)
-    estimated_gpu_hours: float | None = None
+    estimated_gpu_hours: float | None = None  # completions at their expected length
+    full_budget_gpu_hours: float | None = None  # every completion at its budget
     output_bytes: float = 0.0  # what stays when it is done
     transient_bytes: float = 0.0  # what exists only while it runs (trainer checkpoints)
 
@@ -51,6 +54,11 @@ class PlannedJob:
     @property
     def gpu_hours(self) -> float:
         return self.gpus * self.hours
+
+    @property
+    def estimated_hours(self) -> float | None:
+        """The estimate's wall-clock hours on the job's own GPUs."""
+        return self.estimated_gpu_hours / self.gpus if self.estimated_gpu_hours else None
 
 
 def snakemake_jobs(snakefile: Path, workdir: Path, configfiles: list[Path],
@@ -107,8 +115,28 @@ class Assumptions:
     eval_problems: int
     prompt_tokens: float = costs.PROMPT_TOKENS
     gpu_default: str = costs.DEFAULT_GPU
-    train_utilisation: float = costs.TRAIN_UTILISATION
-    generate_utilisation: float = costs.GENERATE_UTILISATION
+
+
+@dataclass(frozen=True)
+class Pace:
+    """The pace the estimates assume: the fits to the published runs (and to measured
+    ones), and each model's completion lengths as a share of their budget."""
+
+    rl: calibration.RlFit
+    sampling: calibration.SamplingFit
+    fills: dict[str, calibration.Fill]
+    measured: tuple[calibration.RlRun, ...] = ()
+
+    @classmethod
+    def of(cls, config: dict, measured: tuple[calibration.RlRun, ...] = ()) -> Pace:
+        return cls(calibration.rl_fit(measured), calibration.sampling_fit(),
+                   {model: calibration.model_fill(config, model) for model in config["models"]},
+                   measured)
+
+
+def grpo_generates_apart(trl: dict) -> bool:
+    """Whether a GRPO run's generation has GPUs of its own (a vLLM server)."""
+    return bool(trl.get("use_vllm")) and trl.get("vllm_mode") == "server"
 
 
 def eval_problem_count(workdir: Path) -> int:
@@ -121,10 +149,9 @@ def eval_problem_count(workdir: Path) -> int:
     return costs.EVAL_PROBLEMS
 
 
-def estimate(jobs: list[PlannedJob], config: dict, places: Places,
-             assumptions: Assumptions) -> dict[str, costs.ModelSize]:
-    """Fill in each job's GPU-hour estimate and output bytes; the model sizes used."""
-    from codefrontier.base.layout import model_of
+def estimate(jobs: list[PlannedJob], config: dict, places: Places, assumptions: Assumptions,
+             pace: Pace) -> dict[str, costs.ModelSize]:
+    """Fill in each job's GPU-hour estimates and output bytes; the model sizes used."""
     from codefrontier.pipeline.workflow import (
         keeps,
         model_config,
@@ -138,12 +165,17 @@ def estimate(jobs: list[PlannedJob], config: dict, places: Places,
     for job in jobs:
         model = job.wildcards.get("model")
         size = sizes.get(model_of(model)) if model else None
+        fill = pace.fills[model_of(model)].share if model else None
         gpu_model = res.rule_entry(config, job.rule, model or "").get("gpu_model")
         if job.rule == "rl":
             trl = rl_trl(config, model, job.wildcards["setting"])
             world = max(1, model_config(config, model)["rl"].get("processes", 1)) * job.nodes
-            budget = costs.grpo_budget(trl, world, size, gpu_model, assumptions.prompt_tokens)
-            job.estimated_gpu_hours = budget.gpu_hours if job.gpus else None
+            work = costs.grpo_workload(trl, world, assumptions.prompt_tokens)
+            if job.gpus:
+                job.estimated_gpu_hours, job.full_budget_gpu_hours = (
+                    calibration.grpo_gpu_hours(size.parameters, gpu_model, work.tokens(share),
+                                               grpo_generates_apart(trl), pace.rl)
+                    for share in (fill, 1.0))
             job.output_bytes = size.checkpoint_bytes
             held = costs.trainer_checkpoints_kept({**_grpo_defaults(), **trl})
             job.transient_bytes = held * size.trainer_checkpoint_bytes
@@ -156,10 +188,14 @@ def estimate(jobs: list[PlannedJob], config: dict, places: Places,
             sampling = setting_sampling(config, setting, model)
             turns = _turns(config, setting)
             problems = sampling.get("limit") or assumptions.eval_problems
-            budget = costs.sample_budget(sampling, turns, problems, size, gpu_model,
-                                         assumptions.prompt_tokens)
-            job.estimated_gpu_hours = budget.gpu_hours if job.gpus else None
-            job.output_bytes = budget.generated_tokens * costs.CHARS_PER_TOKEN
+            work = costs.sample_workload(sampling, turns, problems, assumptions.prompt_tokens)
+            if job.gpus:
+                job.estimated_gpu_hours, job.full_budget_gpu_hours = (
+                    calibration.sampling_gpu_hours(size.parameters, gpu_model,
+                                                   work.tokens(share), share * work.budget,
+                                                   pace.sampling)
+                    for share in (fill, 1.0))
+            job.output_bytes = work.written_tokens() * costs.CHARS_PER_TOKEN  # at most
         elif job.rule == "merge" or job.rule == "model_init":
             job.output_bytes = size.checkpoint_bytes
         if keep_checkpoints and job.rule in ("sft", "rl"):
@@ -251,14 +287,21 @@ class RulePlan:
     cores_per_job: set[int] = field(default_factory=set)
     mem_gb_per_job: set[float] = field(default_factory=set)
     hours_per_job: set[float] = field(default_factory=set)
+    estimated_hours_per_job: set[float] = field(default_factory=set)
     gpu_hours: float = 0.0
     estimated_gpu_hours: float | None = None
+    full_budget_gpu_hours: float | None = None
     output_bytes: float = 0.0
     transient_bytes: float = 0.0
+    short_jobs: list[PlannedJob] = field(default_factory=list)  # requesting less than needed
+
+
+def _add(total: float | None, value: float | None) -> float | None:
+    return total if value is None else (total or 0.0) + value
 
 
 def summarise(jobs: list[PlannedJob], config: dict, sizes: dict,
-              assumptions: Assumptions) -> dict:
+              assumptions: Assumptions, pace: Pace) -> dict:
     rules: dict[tuple[str, str], RulePlan] = {}
     order = {rule: index for index, rule in enumerate(res.RULES)}
     for job in sorted(jobs, key=lambda j: (order.get(j.rule, len(order)),
@@ -272,8 +315,12 @@ def summarise(jobs: list[PlannedJob], config: dict, sizes: dict,
             plan.mem_gb_per_job.add(round(job.mem_mb / 1000, 1))
         plan.hours_per_job.add(round(job.hours, 2))
         plan.gpu_hours += job.gpu_hours
-        if job.estimated_gpu_hours is not None:
-            plan.estimated_gpu_hours = (plan.estimated_gpu_hours or 0.0) + job.estimated_gpu_hours
+        plan.estimated_gpu_hours = _add(plan.estimated_gpu_hours, job.estimated_gpu_hours)
+        plan.full_budget_gpu_hours = _add(plan.full_budget_gpu_hours, job.full_budget_gpu_hours)
+        if job.estimated_hours is not None:
+            plan.estimated_hours_per_job.add(round(job.estimated_hours, 1))
+            if job.runtime_min and job.estimated_hours > job.hours:
+                plan.short_jobs.append(job)
         plan.output_bytes += job.output_bytes
         plan.transient_bytes = max(plan.transient_bytes, job.transient_bytes)
     chain = critical_path(jobs)
@@ -283,6 +330,8 @@ def summarise(jobs: list[PlannedJob], config: dict, sizes: dict,
         "rules": [_rule_row(plan) for plan in rules.values()],
         "gpu_hours": sum(job.gpu_hours for job in jobs),
         "estimated_gpu_hours": sum(job.estimated_gpu_hours or 0.0 for job in jobs),
+        "full_budget_gpu_hours": sum(job.full_budget_gpu_hours or 0.0 for job in jobs),
+        "warnings": [runtime_warning(plan, config) for plan in rules.values() if plan.short_jobs],
         "critical_path": {"jobs": [f"{j.rule} {_wildcards(j)}".strip() for j in chain],
                           "hours": sum(j.hours for j in chain),
                           "gpu_hours": sum(j.gpu_hours for j in chain)},
@@ -290,8 +339,44 @@ def summarise(jobs: list[PlannedJob], config: dict, sizes: dict,
                  "peak_bytes": disk_peak(jobs, drop_temporaries=True),
                  "peak_bytes_keeping_everything": disk_peak(jobs, drop_temporaries=False)
                  + sum(job.transient_bytes for job in jobs)},
-        "models": {model: asdict(size) for model, size in sizes.items()},
+        "models": {model: {**asdict(size), "fill": asdict(pace.fills[model])}
+                   for model, size in sizes.items()},
+        "calibration": calibration_summary(pace, sizes),
         "assumptions": asdict(assumptions),
+    }
+
+
+def runtime_warning(plan: RulePlan, config: dict) -> str:
+    """A rule whose jobs would hit their time limit: what they request, what they need on
+    their GPUs, and the runtime (minutes) that fits."""
+    needed = max(job.estimated_hours for job in plan.short_jobs)
+    fits = math.ceil(needed * 60)
+    model = model_of(plan.model) if plan.model else ""
+    entry = res.entry_name(plan.rule)
+    own = ((config["models"].get(model) or {}).get("resources") or {}).get(entry, {})
+    key = (f"models.{model}.resources.{entry}.runtime" if "runtime" in own
+           else f"resources.{entry}.runtime")
+    requested = min(job.hours for job in plan.short_jobs)
+    gpus = "/".join(str(g) for g in sorted({job.gpus for job in plan.short_jobs}))
+    return (f"{plan.rule} {plan.model}: {len(plan.short_jobs)} of {plan.jobs} jobs request "
+            f"{requested:g} h but need about {needed:.1f} h on their {gpus} "
+            f"GPU{'' if gpus == '1' else 's'} at the "
+            f"expected completion lengths: they would hit their time limit; "
+            f"`{key}: {fits}` fits")
+
+
+def calibration_summary(pace: Pace, sizes: dict) -> dict:
+    """The fits the estimates used, with each model's GRPO pace (a share of peak)."""
+    return {
+        "grpo": {**asdict(pace.rl), "utilisation": {
+            model: pace.rl.utilisation(size.parameters, False) for model, size in sizes.items()}},
+        "sampling": asdict(pace.sampling),
+        "measured": [{"run": run.name, "steps": run.steps, "gpus": run.gpus, "gpu": run.gpu,
+                      "gpu_hours": run.gpu_hours,
+                      "mean_completion_tokens": run.mean_completion_tokens,
+                      "fill": run.mean_completion_tokens / run.max_completion_tokens
+                      if run.max_completion_tokens else None,
+                      "utilisation": run.utilisation()} for run in pace.measured],
     }
 
 
@@ -308,9 +393,11 @@ def _rule_row(plan: RulePlan) -> dict:
 
     return {"rule": plan.rule, "model": plan.model, "jobs": plan.jobs, "gpus": spread(plan.gpus_per_job),
             "cores": spread(plan.cores_per_job), "mem_gb": spread(plan.mem_gb_per_job),
-            "hours": spread(plan.hours_per_job), "gpu_hours": plan.gpu_hours,
-            "estimated_gpu_hours": plan.estimated_gpu_hours, "output_bytes": plan.output_bytes,
-            "transient_bytes": plan.transient_bytes}
+            "hours": spread(plan.hours_per_job),
+            "estimated_hours": spread(plan.estimated_hours_per_job), "gpu_hours": plan.gpu_hours,
+            "estimated_gpu_hours": plan.estimated_gpu_hours,
+            "full_budget_gpu_hours": plan.full_budget_gpu_hours,
+            "output_bytes": plan.output_bytes, "transient_bytes": plan.transient_bytes}
 
 
 def markdown(summary: dict) -> str:
@@ -319,18 +406,23 @@ def markdown(summary: dict) -> str:
     def number(value: float | None) -> str:
         return "-" if value is None else f"{value:,.0f}" if value >= 10 else f"{value:.2g}"
 
-    lines = ["| rule | model | jobs | GPUs/job | cores/job | GB/job | h/job | GPU-h requested | "
-             "GPU-h estimated | outputs |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| rule | model | jobs | GPUs/job | cores/job | GB/job | h/job | h/job estimated | "
+             "GPU-h requested | GPU-h estimated | GPU-h at full budgets | outputs |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for row in summary["rules"]:
         lines.append(f"| {row['rule']} | {row['model'] or '-'} | {row['jobs']} | {row['gpus']} | {row['cores']} | "
-                     f"{row['mem_gb']} | {row['hours']} | {number(row['gpu_hours'])} | "
-                     f"{number(row['estimated_gpu_hours'])} | "
+                     f"{row['mem_gb']} | {row['hours']} | {row['estimated_hours']} | "
+                     f"{number(row['gpu_hours'])} | {number(row['estimated_gpu_hours'])} | "
+                     f"{number(row['full_budget_gpu_hours'])} | "
                      f"{human_bytes(row['output_bytes'])} |")
     path, disk = summary["critical_path"], summary["disk"]
     lines += [
         "",
         f"{summary['jobs']} jobs; {number(summary['gpu_hours'])} GPU-hours requested, "
-        f"{number(summary['estimated_gpu_hours'])} estimated from the token budgets.",
+        f"{number(summary['estimated_gpu_hours'])} estimated at the expected completion "
+        f"lengths, {number(summary['full_budget_gpu_hours'])} with every completion at its "
+        f"full budget.",
+        *(f"Warning: {warning}." for warning in summary["warnings"]),
         f"Critical path: {len(path['jobs'])} jobs, {path['hours']:.1f} h requested, "
         f"{number(path['gpu_hours'])} GPU-hours ({' -> '.join(path['jobs'][:4])}"
         f"{' -> ...' if len(path['jobs']) > 4 else ''}).",
@@ -343,12 +435,36 @@ def markdown(summary: dict) -> str:
         f"trainer checkpoint.",
         "", "Models: " + "; ".join(
             f"{model} {_count(size['parameters'])} parameters, {size['dtype_bytes']} bytes "
-            f"each (from {size['source']})" for model, size in summary["models"].items()),
+            f"each (from {size['source']}), completions filling {size['fill']['share']:.0%} "
+            f"of their budget ({size['fill']['source']})"
+            for model, size in summary["models"].items()),
+        *calibration_markdown(summary["calibration"]),
         "Assumptions (docs/cluster.md): " + ", ".join(
             f"{key}={value}" for key, value in summary["assumptions"].items()),
         *detectable_markdown(summary.get("detectable") or {}),
     ]
     return "\n".join(lines)
+
+
+def calibration_markdown(fits: dict) -> list[str]:
+    """The pace the estimates assume, and the measured runs that set it."""
+    grpo, sampling = fits["grpo"], fits["sampling"]
+    origin = (f"{grpo['runs'] - len(fits['measured'])} published runs and "
+              f"{len(fits['measured'])} measured, at the measured runs' level"
+              if fits["measured"] else f"{grpo['runs']} published runs")
+    lines = ["Pace (docs/cluster.md, fitted to " + origin + "): GRPO at " + ", ".join(
+        f"{share:.1%}" + f" ({model})" for model, share in grpo["utilisation"].items())
+        + f" of the GPUs' dense bf16 peak with generation on the training GPUs (a vLLM "
+        f"server on GPUs of its own: x{math.exp(grpo['separate']):.2f}); sampling at "
+        f"{sampling['short']:.1%} (short "
+        f"outputs) or {sampling['reasoning']:.1%} (from {sampling['reasoning_from']:,.0f} "
+        f"tokens a turn; {sampling['benchmarks']} benchmarks)."]
+    lines += [f"Measured: {run['run']}: {run['steps']:g} steps on {run['gpus']:g} "
+              f"{run['gpu']}, {run['gpu_hours'] * 3600 / run['steps']:.3g} GPU-seconds a step, "
+              f"completions of {run['mean_completion_tokens']:.0f} tokens"
+              + (f" ({run['fill']:.0%} of the cap: models.<name>.fill)" if run["fill"] else "")
+              + f", {run['utilisation'] * 100:.2g}% of peak." for run in fits["measured"]]
+    return lines
 
 
 def detectable_markdown(detectable: dict) -> list[str]:
@@ -403,15 +519,27 @@ def detectable_differences(config: dict, workdir: Path, eval_problems: int,
     return found
 
 
+def measured_runs(runs: list[Path], gpu_model: str | None, config: dict) -> tuple:
+    """The runs given to --calibrate, measured on `gpu_model` GPUs (default: the type the
+    grid's rl jobs ask for, else costs.DEFAULT_GPU)."""
+    from codefrontier.pipeline.measured_runs import measured_run
+
+    gpu = gpu_model or res.rule_entry(config, "rl").get("gpu_model") or costs.DEFAULT_GPU
+    return tuple(measured_run(run, gpu) for run in runs)
+
+
 def plan(snakefile: Path, workdir: Path, configfiles: list[Path], targets: list[str],
          forceall: bool = False, eval_problems: int | None = None,
-         variance_from: Path | None = None) -> dict:
-    """The plan of a run, as a summary dict (markdown() renders it)."""
+         variance_from: Path | None = None, calibrate: list[Path] = (),
+         calibrate_gpu: str | None = None) -> dict:
+    """The plan of a run, as a summary dict (markdown() renders it); `calibrate`: GRPO
+    runs of this trainer whose measured pace joins the fit."""
     jobs, config = snakemake_jobs(snakefile, workdir, configfiles, targets, forceall)
     places = Places(workdir.resolve(), snakefile.resolve().parent)
     assumptions = Assumptions(eval_problems or eval_problem_count(workdir))
-    sizes = estimate(jobs, config, places, assumptions)
-    summary = summarise(jobs, config, sizes, assumptions)
+    pace = Pace.of(config, measured_runs(list(calibrate), calibrate_gpu, config))
+    sizes = estimate(jobs, config, places, assumptions, pace)
+    summary = summarise(jobs, config, sizes, assumptions, pace)
     summary["detectable"] = detectable_differences(config, workdir, assumptions.eval_problems,
                                                    variance_from)
     return summary

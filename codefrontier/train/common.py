@@ -5,8 +5,9 @@ A run keeps its trainer checkpoints in a work folder next to the output
 and a workflow manager that deletes the outputs of a failed job loses nothing. Once the
 output is published they serve nothing (with ZeRO-3 each holds about 14 bytes of
 optimizer state per parameter): they are removed unless the run is asked to keep them;
-the run's logs stay in the work folder.
-The work folder also holds the run's fingerprint (`run.json`: inputs, model,
+the run's logs stay in the work folder, the trainer's own among them (`trainer_state.json`:
+its log history, step times and completion lengths, which `codefrontier plan --calibrate`
+reads). The work folder also holds the run's fingerprint (`run.json`: inputs, model,
 trainer settings); a run whose fingerprint differs starts from step 0 instead
 of resuming checkpoints that were trained for something else. The output
 folder appears only when training is complete (written to a temporary folder,
@@ -112,6 +113,7 @@ def last_checkpoint(work_dir: Path) -> str | None:
 
 
 FINGERPRINT_FILE = "run.json"
+TRAINER_STATE_FILE = "trainer_state.json"  # the trainer's log, written when the run ends
 
 # Trainer settings that decide only where and how often a run writes or reports,
 # never the weights it trains, so changing them keeps a run resumable. Anything
@@ -218,12 +220,14 @@ def train_and_save(trainer, work: Path, out: Path, model: str, inputs: list,
     from codefrontier.base.provenance import record
 
     if trainer.is_world_process_zero():
-        prepare_work_dir(work, run_fingerprint(trainer, model, inputs, fields), run_files)
+        prepare_work_dir(work, run_fingerprint(trainer, model, inputs, fields),
+                         (*run_files, TRAINER_STATE_FILE))
     trainer.accelerator.wait_for_everyone()
     resume = last_checkpoint(work)
     if resume:
         log.info("resuming from %s", resume)
     trainer.train(resume_from_checkpoint=resume)
+    trainer.save_state()  # into the work folder (args.output_dir): it outlives the checkpoints
     config = trainer.args
     local = [path for path in (model,) if Path(path).is_dir()]
     saved = save_final(trainer, out, record(
