@@ -9,6 +9,12 @@ per rate with what its sampling and judging would cost in the main job.
 (RUN: a finished run's folder, e.g. after `make run`, the checkout). Costs scale the
 run's own sample and judge job seconds per sample (results/benchmarks) by the samples a
 design draws; GRPO and SFT do not change.
+
+Last, the cuts docs/design.md's rule ranks ("Scale and budgets"): in each setting, one
+sample per problem fewer, with the job seconds it saves and the detectable difference
+it loses in the rates the findings rest on (points lost per 100 s saved: the mean over
+those rates), beside what one merged checkpoint costs to evaluate in that setting (its
+merge, sampling and judging), which changes the curve rather than its precision.
 """
 
 from __future__ import annotations
@@ -30,6 +36,44 @@ def seconds_per_sample(run: Path, clusters: pd.DataFrame, setting: str) -> float
                 for rule in ("sample", "judge")
                 for path in (run / BENCHMARKS / rule).glob(f"*-{setting}-*.tsv"))
     return spent / clusters.loc[clusters["setting"] == setting, "samples"].sum()
+
+
+FINDING_RATES = ("correct", "optimization_failure", "correctness_failure")
+
+
+def merge_seconds(run: Path) -> float:
+    """The mean job seconds of one merge (results/benchmarks/merge)."""
+    times = [float(pd.read_csv(path, sep="\t")["s"].iloc[-1])
+             for path in (run / BENCHMARKS / "merge").glob("*.tsv")]
+    return sum(times) / len(times) if times else 0.0
+
+
+def print_cuts(run: Path, clusters: pd.DataFrame, measured: dict) -> None:
+    """One sample per problem fewer in each setting, and one merged checkpoint fewer."""
+    families = clusters["cluster"].nunique()
+    print("## Cuts: one sample per problem fewer, or one merged checkpoint fewer\n")
+    print("| setting | cut | job s saved | " + " | ".join(FINDING_RATES)
+          + " | points lost per 100 s |")
+    print("|---|---|---:|" + "---:|" * (len(FINDING_RATES) + 1))
+    per_merge = merge_seconds(run)
+    for setting, variance in measured.items():
+        rows = clusters[clusters["setting"] == setting]
+        checkpoints = rows[["seed", "checkpoint"]].drop_duplicates()
+        samples = round(rows["samples"].sum() / rows["problems"].sum())
+        problems = round(rows["problems"].sum() / len(checkpoints))
+        per_sample = seconds_per_sample(run, clusters, setting)
+        now = power.detectable(power.Design(families, problems, samples), variance)
+        if samples > 1:
+            fewer = power.detectable(power.Design(families, problems, samples - 1), variance)
+            saved = per_sample * problems * len(checkpoints)
+            lost = [fewer[o] - now[o] for o in FINDING_RATES]
+            print(f"| {setting} | samples {samples} → {samples - 1} | {saved:,.0f} | "
+                  + " | ".join(f"+{d:.3f}" for d in lost)
+                  + f" | {100 * sum(lost) / len(lost) / saved * 100:.2f} |")
+        merged = per_sample * problems * samples + per_merge
+        print(f"| {setting} | one merged checkpoint | {merged:,.0f} | "
+              + " | ".join("0" for _ in FINDING_RATES) + " | (the curve) |")
+    print()
 
 
 def main() -> None:
@@ -61,6 +105,7 @@ def main() -> None:
                       + " | ".join(f"{found[o]:.3f}" for o in OUTCOMES if o in found)
                       + f" | {cost:,.0f} |")
         print()
+    print_cuts(args.run, clusters, measured)
 
 
 if __name__ == "__main__":
