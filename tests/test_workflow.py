@@ -165,8 +165,10 @@ def test_the_default_trains_every_setting_and_the_overlays_add_or_share_runs(tmp
         counts[name] = {rule: int(words.split(f" {rule} ")[1].split()[0])
                         if f" {rule} " in words else 0
                         for rule in ("rl", "merge", "sample", "second_attempt")}
-    # 2 rewards x 3 settings + R_4; 5 merges x 3; (sft, 2 endpoints, 5 merges) x 3 + R_4
-    assert counts["default"] == {"rl": 7, "merge": 15, "sample": 25, "second_attempt": 0}
+    # 2 rewards x 3 settings + R_4; 3 merges x 3; (2 endpoints, 3 merges) x 3 + R_4 (the
+    # SFT checkpoint is not evaluated in the main job); the overlays extend the full
+    # evaluation (configs/tiny-full-eval.yaml: SFT evaluated, 5 merges per setting)
+    assert counts["default"] == {"rl": 7, "merge": 9, "sample": 16, "second_attempt": 0}
     assert counts["tiny-trained-in-reasoning"] == {"rl": 3, "merge": 5, "sample": 25,
                                                    "second_attempt": 0}
     # + shaped-disc, shaped-cont and the repair run, each evaluated in reasoning
