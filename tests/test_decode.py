@@ -183,6 +183,8 @@ def test_next_turns_reuse_the_cached_rows_and_sample_what_a_full_prefill_would(m
 
 
 def test_the_prefix_cache_keeps_the_last_two_calls_within_its_budget():
+    """It holds the rows of the call under way and of the previous call, and offers only
+    the previous call's (so a batch never depends on the batches before it in its call)."""
     from codefrontier.generation.prefix_cache import CachedRow, PrefixCache
 
     def row(tokens):
@@ -192,10 +194,47 @@ def test_the_prefix_cache_keeps_the_last_two_calls_within_its_budget():
     cache = PrefixCache(budget_mb=150 / 2**20)  # two rows of one token, not three
     cache.add(row([1])), cache.add(row([1, 2]))
     assert len(cache) == 1  # the second would pass the budget
+    assert cache.match([1, 2, 5]) == (0, None)  # a row of the call under way
     cache.end_call()
     cache.add(row([3]))
     assert cache.match([1, 2, 5]) == (1, cache._previous[0])
+    assert cache.match([3, 4]) == (0, None)
+    cache.end_call()
     assert cache.match([3, 4])[0] == 1
     assert cache.match([3]) == (0, None)  # the last token is always prefilled
-    cache.end_call(), cache.end_call()
+    cache.end_call()
     assert len(cache) == 0 and cache.match([1, 2, 5]) == (0, None)
+
+
+def test_a_call_resumed_after_its_kept_batches_samples_the_rest_as_an_uninterrupted_call(model):
+    """Each batch is sampled from its own seed, and the prefix cache offers it only rows
+    of earlier calls: so batches kept by a killed job stand for themselves, and the
+    batches sampled after them come out as in a call that was never interrupted."""
+    from codefrontier.generation.decode import sample_prompts
+    from codefrontier.generation.prefix_cache import PrefixCache
+
+    class Journal:
+        def __init__(self, kept=None):
+            self.batches, self.sampled = dict(kept or {}), []
+
+        def kept(self, start, prompts):
+            return self.batches.get(start)
+
+        def keep(self, start, prompts, completions):
+            self.batches[start] = completions
+            self.sampled.append(start)
+
+    # one shared prefix: without the rule, the later batches would reuse the first's rows
+    prompts = [[21, 22, 23, *p] for p in random_prompts([5, 17, 9, 30, 12, 7, 3, 22], seed=6)]
+    sampler = Sampler(temperature=1.0)
+
+    def call(journal, cache):
+        return sample_prompts(model, prompts, 0, 20, STOPS, sampler, seed=4, batch_size=3,
+                              prefix_cache=cache, journal=journal)
+
+    whole, cache = Journal(), PrefixCache()
+    uninterrupted = call(whole, cache)
+    assert whole.sampled == [0, 3, 6] and len(cache) == len(prompts)
+    assert cache.reused_tokens == 0  # no batch took the shared prefix from the one before
+    resumed = Journal({0: whole.batches[0]})  # killed after its first batch
+    assert call(resumed, PrefixCache()) == uninterrupted and resumed.sampled == [3, 6]

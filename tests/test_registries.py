@@ -128,8 +128,10 @@ class TerseSetting(Setting):
         words = problem.statement.split()[:self.limits.max_words]
         return [{"role": "user", "content": " ".join(words)}]
 
-    def run(self, backend, problems, sampling, progress=True, pool=None) -> list[SampleRecord]:
-        generations = backend.generate([self.messages(p) for p in problems], sampling, progress)
+    def run(self, backend, problems, sampling, progress=True, pool=None,
+            shards=None) -> list[SampleRecord]:
+        generations = backend.generate([self.messages(p) for p in problems], sampling, progress,
+                                       shards=shards)
         return [SampleRecord(problem_id=problem.problem_id, sample_id=index, setting=self.name,
                              completion=g.text, finish_reason=g.finish_reason,
                              prompt_tokens=g.prompt_tokens,

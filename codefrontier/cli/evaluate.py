@@ -87,7 +87,9 @@ def _add_judge(commands) -> None:
     judge.add_argument("--problems", required=True, help="problems (.parquet or .jsonl)")
     judge.add_argument("--samples", required=True,
                        help="samples (.parquet or .jsonl): problem_id, sample_id, completion[, code]")
-    judge.add_argument("--out", required=True, help="verdicts (.parquet)")
+    judge.add_argument("--out", required=True,
+                       help="verdicts (.parquet); until it is written, the verdicts made so far "
+                            "are kept in OUT.work/, and a rerun judges only the other samples")
     judge.add_argument("--workers", type=int, default=None, help="worker processes (default: cores)")
     judge.add_argument("--all-tests", action="store_true",
                        help="go on past wrong answers and errors instead of stopping at the "
@@ -111,7 +113,10 @@ def _add_sample(commands) -> None:
     add_episode_options(sample)
     _add_model_inputs(sample, "tool_use: sandbox workers that run the model's tool calls")
     add_options(sample.add_argument_group("generation"), SampleOptions)
-    sample.add_argument("--out", required=True, help="samples file (.parquet)")
+    sample.add_argument("--out", required=True,
+                        help="samples file (.parquet); until it is written, the finished "
+                             "batches (episode chunks) are kept in OUT.work/, and a rerun "
+                             "samples only the others")
     sample.set_defaults(handler=_sample)
 
 
@@ -129,7 +134,9 @@ def _add_second_attempt(commands) -> None:
     attempt.add_argument("--samples", required=True, help="the first attempts' samples")
     attempt.add_argument("--verdicts", required=True, help="the first attempts' verdicts")
     add_options(attempt.add_argument_group("generation and feedback"), SecondAttemptOptions)
-    attempt.add_argument("--out", required=True, help="second attempts (.parquet)")
+    attempt.add_argument("--out", required=True,
+                         help="second attempts (.parquet); until it is written, the finished "
+                              "batches are kept in OUT.work/, as `sample` keeps them")
     attempt.set_defaults(handler=_second_attempt_sample)
     add_second_attempt_table(second_commands)
 

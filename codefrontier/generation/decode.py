@@ -58,7 +58,7 @@ def stop_token_ids(model, tokenizer) -> set[int]:
 
 def sample_prompts(model, prompts: list[list[int]], pad_id: int, max_new_tokens: int,
                    stop_ids: set[int], sampler: Sampler, seed: int, batch_size: int,
-                   on_batch=None, prefix_cache: PrefixCache | None = None
+                   on_batch=None, prefix_cache: PrefixCache | None = None, journal=None
                    ) -> list[list[int]]:
     """New tokens for each prompt (token ids), as `sample_batch` gives them. Prompts are
     batched in order of length, so that little padding is attended; the batch starting
@@ -66,41 +66,59 @@ def sample_prompts(model, prompts: list[list[int]], pad_id: int, max_new_tokens:
     the result does not depend on how many rows other calls had. `on_batch(rows)` is
     called after each batch (progress bars). With a `prefix_cache` (generation/
     prefix_cache.py: only while the weights stay the same) each prompt prefills only
-    what no cached row shares with it, and every finished row is cached."""
-    import torch
+    what no row of an earlier call shares with it, and every finished row is cached.
 
-    from codefrontier.generation.kv_cache import growing_cache
-
-    device = next(model.parameters()).device
+    So a batch's completions depend on its prompts, its seed and earlier calls alone,
+    not on the call's other batches: with a `journal` each batch's completions are
+    handed to `journal.keep(start, prompts, completions)` as it ends, and a batch for
+    which `journal.kept(start, prompts)` returns completions (kept by an earlier run of
+    the job) is not sampled again; the others come out as they would have."""
     order = sorted(range(len(prompts)), key=lambda i: len(prompts[i]))
     completions: list[list[int] | None] = [None] * len(prompts)
     reuse = prefix_cache if prefix_cache is not None and _all_growing(model.config) else None
     for start in range(0, len(order), batch_size):
         batch = order[start:start + batch_size]
-        matches = [reuse.match(prompts[i]) if reuse is not None else (0, None) for i in batch]
-        suffixes = [prompts[i][shared:] for i, (shared, _) in zip(batch, matches, strict=True)]
-        width = max(map(len, suffixes))
-        input_ids = torch.tensor([[pad_id] * (width - len(s)) + s for s in suffixes],
-                                 device=device)
-        attention_mask = torch.tensor([[0] * (width - len(s)) + [1] * len(s) for s in suffixes],
-                                      device=device)
-        reused = any(shared for shared, _ in matches)
-        # a filled cache's buffers are made before the prefill: room for it too
-        cache = growing_cache(model.config, headroom=max_new_tokens + (width if reused else 0))
-        if reused:
-            attention_mask = torch.cat([_fill_cache(cache, matches, device), attention_mask], 1)
-        generator = torch.Generator(device).manual_seed(seed * 1_000_003 + start)
-        keep = None if reuse is None else _keeper(reuse, [prompts[i] for i in batch])
-        for i, new_ids in zip(batch, sample_batch(model, input_ids, attention_mask,
-                                                  max_new_tokens, stop_ids, sampler, generator,
-                                                  cache=cache, keep=keep),
-                              strict=True):
-            completions[i] = new_ids
+        batch_prompts = [prompts[i] for i in batch]
+        new_ids = journal.kept(start, batch_prompts) if journal is not None else None
+        if new_ids is None:
+            new_ids = _sample_rows(model, batch_prompts, pad_id, max_new_tokens, stop_ids,
+                                   sampler, seed * 1_000_003 + start, reuse)
+            if journal is not None:
+                journal.keep(start, batch_prompts, new_ids)
+        for i, ids in zip(batch, new_ids, strict=True):
+            completions[i] = ids
         if on_batch is not None:
             on_batch(len(batch))
     if prefix_cache is not None:
         prefix_cache.end_call()
     return completions
+
+
+def _sample_rows(model, prompts: list[list[int]], pad_id: int, max_new_tokens: int,
+                 stop_ids: set[int], sampler: Sampler, seed: int,
+                 prefix_cache: PrefixCache | None) -> list[list[int]]:
+    """One batch of `sample_prompts`: its prompts left-padded (past what the prefix cache
+    holds of them), sampled from a generator seeded with `seed`."""
+    import torch
+
+    from codefrontier.generation.kv_cache import growing_cache
+
+    device = next(model.parameters()).device
+    matches = [prefix_cache.match(p) if prefix_cache is not None else (0, None) for p in prompts]
+    suffixes = [p[shared:] for p, (shared, _) in zip(prompts, matches, strict=True)]
+    width = max(map(len, suffixes))
+    input_ids = torch.tensor([[pad_id] * (width - len(s)) + s for s in suffixes], device=device)
+    attention_mask = torch.tensor([[0] * (width - len(s)) + [1] * len(s) for s in suffixes],
+                                  device=device)
+    reused = any(shared for shared, _ in matches)
+    # a filled cache's buffers are made before the prefill: room for it too
+    cache = growing_cache(model.config, headroom=max_new_tokens + (width if reused else 0))
+    if reused:
+        attention_mask = torch.cat([_fill_cache(cache, matches, device), attention_mask], 1)
+    generator = torch.Generator(device).manual_seed(seed)
+    keep = None if prefix_cache is None else _keeper(prefix_cache, prompts)
+    return sample_batch(model, input_ids, attention_mask, max_new_tokens, stop_ids, sampler,
+                        generator, cache=cache, keep=keep)
 
 
 def _all_growing(config) -> bool:

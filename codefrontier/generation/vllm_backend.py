@@ -14,12 +14,21 @@ samples must guard its `__main__`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
+import logging
 import os
 
+from codefrontier.base.shards import json_sha256
 from codefrontier.generation.base import Backend, Generation, SamplingSettings
 
 CPU_KV_CACHE_GIB = 2  # on a CPU: the RAM the engine holds for its KV cache
+# rows (conversations x n) per shard of a resumable job: each shard is one engine call,
+# which ends with its longest row, so fewer, larger shards keep the GPU busier and a
+# kill loses at most one
+ROWS_PER_SHARD = 1024
+
+log = logging.getLogger("codefrontier.generation")
 
 
 def tool_schema(tool) -> dict:
@@ -80,7 +89,16 @@ def whole_prefills(model: str, max_model_len: int | None) -> dict:
 
 
 class VLLMBackend(Backend):
+    """With shards (a resumable job) the conversations go to the engine in chunks of
+    ROWS_PER_SHARD rows, one call and one shard each. Every request draws from its own
+    generator, seeded with the settings' seed, so a resumed job asks the same questions
+    with the same seeds; its samples still differ from an uninterrupted job's in places,
+    since the engine's logits depend on which requests share a batch (its kernels are
+    not batch-invariant), as they differ between two uninterrupted runs with other
+    chunks."""
+
     name = "vllm"
+    rows_per_shard = ROWS_PER_SHARD
 
     def __init__(self, model: str, tensor_parallel_size: int = 1,
                  gpu_memory_utilization: float | None = None, max_model_len: int | None = None,
@@ -91,7 +109,33 @@ class VLLMBackend(Backend):
         self.tokenizer = self.llm.get_tokenizer()
 
     def generate(self, conversations: list[list[dict]], settings: SamplingSettings,
-                 progress: bool = True, tools: list | None = None) -> list[list[Generation]]:
+                 progress: bool = True, tools: list | None = None,
+                 shards=None) -> list[list[Generation]]:
+        if shards is None:
+            return self._chat(conversations, settings, progress, tools)
+        per_shard = max(1, self.rows_per_shard // settings.n)
+        generations, taken = [], 0
+        for start in range(0, len(conversations), per_shard):
+            chunk = conversations[start:start + per_shard]
+            name = f"chunk-{start:08d}"
+            digest = json_sha256([chunk, [tool_schema(t) for t in tools or ()]])
+            kept = shards.get(name)
+            if kept is not None and kept["conversations_sha256"] == digest:
+                generations += [[Generation.from_dict(g) for g in row]
+                                for row in kept["generations"]]
+                taken += 1
+                continue
+            made = self._chat(chunk, settings, progress, tools)
+            shards.put(name, {"conversations_sha256": digest, "generations": [
+                [dataclasses.asdict(g) for g in row] for row in made]})
+            generations += made
+        chunks = -(-len(conversations) // per_shard)
+        log.info("%d of %d chunks kept from an earlier run, %d generated", taken, chunks,
+                 chunks - taken)
+        return generations
+
+    def _chat(self, conversations: list[list[dict]], settings: SamplingSettings,
+              progress: bool, tools: list | None) -> list[list[Generation]]:
         from vllm import SamplingParams
 
         # vLLM refuses n > 1 when greedy: the same prompt asked n times gives the n
@@ -107,6 +151,9 @@ class VLLMBackend(Backend):
                    for output in outputs]
         return [list(itertools.chain.from_iterable(choices[i:i + copies]))
                 for i in range(0, len(choices), copies)]
+
+    def start_afresh(self) -> None:
+        self.llm.reset_prefix_cache()
 
     def close(self) -> None:
         del self.llm

@@ -384,10 +384,12 @@ class JudgePool:
 
     def judge(self, problems: Mapping[str, Problem], samples: Iterable[Sample],
               all_tests: bool = False, progress: bool = False,
-              fresh: bool = False) -> list[SampleResult]:
-        """Judge samples in parallel; results come back in the order of `samples`.
-        `fresh` runs every sample's program, none taken from the cache or from a copy
-        judged beside it: a measurement repeated (CPU times differ run to run)."""
+              fresh: bool = False, on_result=None) -> list[SampleResult]:
+        """Judge samples in parallel; results come back in the order of `samples`, and
+        `on_result(result)` is called with each as soon as it and those before it are in
+        (a job that keeps its verdicts as it goes). `fresh` runs every sample's program,
+        none taken from the cache or from a copy judged beside it: a measurement repeated
+        (CPU times differ run to run)."""
         samples = list(samples)
         unknown = sorted({s.problem_id for s in samples if s.problem_id not in problems})
         if unknown:
@@ -412,6 +414,8 @@ class JudgePool:
                     request = self._result(problems[sample.problem_id], sample,
                                            replies[key].result())
                 results.append(request)
+                if on_result is not None:
+                    on_result(request)
                 bar.update()
             bar.close()
         return results

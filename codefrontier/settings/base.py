@@ -64,9 +64,13 @@ class Setting(ABC):
 
     @abstractmethod
     def run(self, backend: Backend, problems: list[Problem], sampling: SamplingSettings,
-            progress: bool = True, pool=None) -> list[SampleRecord]:
+            progress: bool = True, pool=None, shards=None) -> list[SampleRecord]:
         """sampling.n samples per problem, in problem order. `pool`: a JudgePool, for
-        settings that run programs during an episode (needs_judge_pool)."""
+        settings that run programs during an episode (needs_judge_pool). `shards`: the
+        job's base.shards.ShardStore, in which the setting keeps its finished work as it
+        goes (and takes what an earlier run kept), in pieces that make the samples come
+        out as an uninterrupted job's: one turn hands it to the backend (a shard per
+        batch), episodes are played in chunks."""
 
     def needs_judge_pool(self) -> bool:
         return False

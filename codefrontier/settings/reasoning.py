@@ -47,8 +47,9 @@ class ReasoningSetting(Setting):
         return messages(problem)
 
     def run(self, backend: Backend, problems: list[Problem], sampling: SamplingSettings,
-            progress: bool = True, pool=None) -> list[SampleRecord]:
-        generations = backend.generate([messages(p) for p in problems], sampling, progress)
+            progress: bool = True, pool=None, shards=None) -> list[SampleRecord]:
+        generations = backend.generate([messages(p) for p in problems], sampling, progress,
+                                       shards=shards)
         return [SampleRecord(problem_id=problem.problem_id, sample_id=index, setting=self.name,
                              completion=g.text, finish_reason=g.finish_reason,
                              prompt_tokens=g.prompt_tokens, completion_tokens=g.completion_tokens)
