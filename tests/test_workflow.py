@@ -500,6 +500,11 @@ def test_the_smoke_workflow_writes_every_table_and_chart(smoke_run):
     assert report.returncode == 0, report.stderr[-3000:]
     html = (results / "report.html").read_text(errors="replace")
     assert "frontier.png" in html and "optimization-failure rate" in html  # the caption
+    assert "training/reasoning.png" in html and "no GRPO signal" in html
+    # the Inspect logs are a target of their own, not part of rule all
+    assert not (results / "inspect").exists()
+    planned = snakemake(smoke_run, "results/inspect", "-n", "--quiet", "rules", timeout=300)
+    assert job_counts(planned.stdout + planned.stderr) == {"inspect_logs": 1}
 
 
 @pytest.mark.slow
@@ -612,7 +617,7 @@ def test_a_copy_without_snakemakes_metadata_plans_an_added_reward_and_alpha(smok
     assert done.returncode == 0, done.stderr[-3000:]
     assert job_counts(done.stdout + done.stderr) == {
         "rl": 1, "merge": 1, "sample": 2, "judge": 2, "frontier": 1, "ensemble": 1,
-        "claims": 1, "plots": 1, "all": 1}
+        "claims": 1, "plots": 1, "training": 1, "training_plots": 1, "all": 1}
     # codefrontier plan sees the same partial rerun
     planned = codefrontier("plan", "--configfile", more, "-d", copy, "--json",
                            tmp_path / "plan.json", cwd=tmp_path)
@@ -620,7 +625,7 @@ def test_a_copy_without_snakemakes_metadata_plans_an_added_reward_and_alpha(smok
     rows = {row["rule"]: row["jobs"] for row in json.loads((tmp_path / "plan.json").read_text())[
         "rules"]}
     assert rows == {"rl": 1, "merge": 1, "sample": 2, "judge": 2, "frontier": 1, "ensemble": 1,
-                    "claims": 1, "plots": 1, "all": 1}
+                    "claims": 1, "plots": 1, "training": 1, "training_plots": 1, "all": 1}
     again = snakemake(copy, "-n", "--quiet", "rules", config=SMOKE, timeout=300)
     assert "Nothing to be done" in again.stdout + again.stderr
 

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from codefrontier.rewards import reward_pattern
+from codefrontier.rewards import reward_family, reward_pattern, tests_needed
 
 SFT = "sft"
 RL_PREFIX = "rl-"
@@ -133,6 +133,18 @@ RERUN_MARKER = PathTemplate(f"{RESULTS}/.rerun/{{name}}")
 PLOTS = f"{RESULTS}/plots"
 CHART = PathTemplate(PLOTS + "/{chart}.png")
 CHART_HTML = PathTemplate(PLOTS + "/{chart}.html")
+# every SFT and GRPO run's figures per step, from its trainer's and reward's logs
+# (train/training_log.py), and their charts: one per setting's GRPO runs, one of the SFT runs
+TRAINING = f"{RESULTS}/training.parquet"
+TRAINING_PLOTS = f"{PLOTS}/training"
+SFT_CURVES = SFT  # the chart of the SFT runs, beside one per setting
+TRAINING_CHART = PathTemplate(TRAINING_PLOTS + "/{curves}.png")
+TRAINING_CHART_HTML = PathTemplate(TRAINING_PLOTS + "/{curves}.html")
+# every checkpoint's samples as Inspect logs (`codefrontier export inspect`; not in rule all)
+INSPECT_LOGS = f"{RESULTS}/inspect"
+# one log per checkpoint, named so that a listing by name is in setting, then checkpoint
+# order (inspect_log_name)
+INSPECT_LOG = PathTemplate("{model}/{setting_rank}-{setting}/{ckpt_rank}-{ckpt}.eval")
 
 # Each rule's log and Snakemake benchmark: LOGS/<job>.log and BENCHMARKS/<job>.tsv, the
 # job named by the rule's wildcards (`codefrontier timings` reads the benchmarks)
@@ -154,6 +166,9 @@ JOBS = {
     "plots": "plots",
     "claims": "claims",
     "second_attempt_table": "second_attempt_table",
+    "training": "training",
+    "training_plots": "training_plots",
+    "inspect_logs": "inspect_logs",
 }
 
 
@@ -254,6 +269,20 @@ class CheckpointName:
         except ValueError:
             return False
         return True
+
+
+def checkpoint_order(name: str) -> tuple:
+    """A sort key: sft, the RL runs (the nested R_k by k, then the other rewards, then
+    repair training), then the merges by α."""
+    parsed = CheckpointName.parse(name)
+    if parsed.kind == "merge":
+        return (2, 0, parsed.alpha, name)
+    if parsed.kind == "rl":
+        run, repair = trained_reward(parsed.reward)
+        nested = reward_family(run).nested
+        return (1, 2 if repair else 0 if nested else 1, tests_needed(run)[0] if nested else 0,
+                name)
+    return (0, 0, 0, name)
 
 
 def merge_alpha(name: str) -> float | None:

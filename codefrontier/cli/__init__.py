@@ -14,10 +14,10 @@ import sys
 
 from codefrontier import __version__
 from codefrontier.base.threads import hold_to_job_cores
-from codefrontier.cli import analysis, audit, compare, data, evaluate, merge, plan, train
+from codefrontier.cli import analysis, audit, compare, data, evaluate, export, merge, plan, train
 from codefrontier.cli.configfiles import ConfigFiles
 
-STAGES = (data, train, merge, evaluate, analysis, audit, compare, plan)
+STAGES = (data, train, merge, evaluate, analysis, export, audit, compare, plan)
 
 
 def build_parser() -> argparse.ArgumentParser:

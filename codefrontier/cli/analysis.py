@@ -1,5 +1,5 @@
-"""`frontier`, `ensemble`, `second-attempt table`, `claims`, `plots`, `show`, `timings`, `rl-log`:
-the tables, reports and charts of a run."""
+"""`frontier`, `ensemble`, `second-attempt table`, `claims`, `plots`, `show`, `timings`, `rl-log`,
+`training`, `training-plots`: the tables, reports and charts of a run."""
 
 from __future__ import annotations
 
@@ -82,6 +82,22 @@ def _rl_log(args: argparse.Namespace) -> int:
     from codefrontier.train.rl_log import run_summary
 
     print("\n".join(run_summary(Path(run), args.window) for run in args.runs), end="")
+    return 0
+
+
+def _training(args: argparse.Namespace) -> int:
+    from codefrontier.train.training_log import write_training
+
+    rows = write_training(args.runs, args.out, args.seed)
+    print(f"{rows} steps of {len(args.runs)} training runs -> {args.out}")
+    return 0
+
+
+def _training_plots(args: argparse.Namespace) -> int:
+    from codefrontier.analysis.training_plots import write_training_plots
+
+    for path in write_training_plots(args.training, args.out_dir, args.charts):
+        print(path)
     return 0
 
 
@@ -176,6 +192,31 @@ def _add_reports(commands) -> None:
     rl_log.set_defaults(handler=_rl_log)
 
 
+def _add_training(commands) -> None:
+    training = commands.add_parser(
+        "training", help="every SFT and GRPO run's loss, reward, outcome mix, groups without "
+                         "signal, completion length, KL and learning rate per step, from "
+                         "their work folders' logs (docs/results.md)")
+    training.add_argument("--runs", nargs="+", required=True, metavar="FOLDER",
+                          help="the runs' output folders, results/<model>/sft and "
+                               "results/<model>/<setting>/rl/<reward> (OUT.work beside each "
+                               "holds the logs)")
+    training.add_argument("--out", required=True, help="output parquet")
+    add_first_seed(training)
+    training.set_defaults(handler=_training)
+    plots = commands.add_parser(
+        "training-plots", help="training curves: a chart per setting of its GRPO runs and "
+                               "one of the SFT runs (.html and .png)")
+    plots.add_argument("--training", required=True, help="the training table (parquet)")
+    plots.add_argument("--out-dir", required=True,
+                       help="folder for the charts: <setting>.png and .html, sft.png and .html")
+    plots.add_argument("--charts", nargs="+", metavar="NAME",
+                       help="these charts (settings, sft) even where the table has no rows "
+                            "for them (default: those the table has rows for)")
+    plots.set_defaults(handler=_training_plots)
+
+
 def register(commands) -> None:
     _add_tables(commands)
     _add_reports(commands)
+    _add_training(commands)

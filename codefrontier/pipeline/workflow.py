@@ -25,6 +25,7 @@ from codefrontier.base.layout import (
     RESULTS,
     RL_FOLDER,
     SFT,
+    SFT_CURVES,
     SFT_FOLDER,
     VERDICTS,
     CheckpointName,
@@ -43,7 +44,7 @@ from codefrontier.generation.options import SampleOptions
 from codefrontier.pipeline.places import EMBEDDED, Places, model_reference
 from codefrontier.pipeline.resources import nodes as resource_nodes
 from codefrontier.pipeline.resources import rule_entry as resources
-from codefrontier.settings.registry import repair_setting, setting_entry
+from codefrontier.settings.registry import repair_setting, setting_entry, setting_order
 from codefrontier.train.repair import RepairOptions
 
 
@@ -151,6 +152,30 @@ def merge_records(config: dict) -> list[str]:
 
 
 KEEP_DEFAULTS = {"trainer_checkpoints": False, "merges": True}  # config `keep`
+
+
+def training_runs(config: dict) -> list[str]:
+    """The output folder of every training run the grid makes: each model's SFT (unless
+    the config gives its checkpoint), then every GRPO run that its evaluated checkpoints
+    and merges come from, once each."""
+    sft = [SFT_FOLDER.fill(model=model_of(run)) for run in runs(config)
+           if trains_sft(config, run)]
+    rl = [checkpoint_folder(config, run, setting, ckpt)
+          for run in runs(config) for setting in config["settings"]
+          for ckpt in evaluated_checkpoints(config, run, setting)
+          if CheckpointName.parse(ckpt).kind == "rl"]
+    ends = [merge_parent(config, merge["model"], merge["setting"], end)
+            for merge in map(MERGE_FOLDER.parse, merge_folders(config))
+            for end in ("low", "high")]
+    return list(dict.fromkeys([*sft, *rl, *ends]))
+
+
+def training_charts(config: dict) -> list[str]:
+    """The training curves' charts (analysis/training_plots.py): each setting whose GRPO
+    runs the grid trains, in the registry's order, then the SFT runs' where it trains one."""
+    runs_of = [RL_FOLDER.parse(folder) for folder in training_runs(config)]
+    settings = setting_order(run["setting"] for run in runs_of if run is not None)
+    return [*settings, *([SFT_CURVES] if None in runs_of else [])]
 
 
 def keeps(config: dict, what: str) -> bool:
@@ -352,6 +377,10 @@ def config_slice(config: dict, rule: str, **wildcards: str) -> Any:
         "plots": lambda: {},
         "claims": lambda: {},
         "second_attempt_table": lambda: {},
+        # the training table, its curves and the Inspect logs depend on their inputs alone
+        "training": lambda: {},
+        "training_plots": lambda: {},
+        "inspect_logs": lambda: {},
         "second_attempt": lambda: {"options": second_attempt_options(config, setting,
                                                                      wildcards["model"])},
         "aggregate": lambda: {"models": {m: _aggregate_model_slice(c)
@@ -543,6 +572,12 @@ def output_folder(wildcards, output) -> str:
     """A params function: the folder of the rule's first output (without a shared file
     system the job's outputs may lie elsewhere, so it is not written out)."""
     return os.path.dirname(output[0])
+
+
+def results_folder(wildcards, input) -> str:
+    """A params function: the results folder of the rule's `frontier` input (the
+    frontier table lies at its top)."""
+    return os.path.dirname(input.frontier)
 
 
 def local_input(path: str) -> list[str]:

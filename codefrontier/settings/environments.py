@@ -266,8 +266,31 @@ def end_episode(environment) -> None:
         close()
 
 
+# how a transcript writes a parsed tool call: Qwen2.5's syntax, the call as one line of JSON
+CALL_OPEN, CALL_CLOSE = "<tool_call>\n", "\n</tool_call>"
+
+
 def tool_call_text(call: dict) -> str:
     """A parsed tool call as the model wrote it (Qwen2.5's syntax), for transcripts."""
     function = call.get("function", call)
     body = {"name": function.get("name"), "arguments": function.get("arguments")}
-    return f"<tool_call>\n{json.dumps(body, ensure_ascii=False)}\n</tool_call>"
+    return f"{CALL_OPEN}{json.dumps(body, ensure_ascii=False)}{CALL_CLOSE}"
+
+
+def split_tool_calls(written: str, count: int) -> tuple[str, list[dict]]:
+    """A transcript's assistant turn (its text, then each parsed call as tool_call_text
+    wrote it) split back into its text and its last `count` calls ({"name", "arguments"}:
+    the arguments as the model gave them, an object or not), in the order made. `count` is the number of tool results that follow the turn: a call
+    the parser could not read got none, so it stays in the text."""
+    text, calls = written, []
+    while len(calls) < count and text.endswith(CALL_CLOSE):
+        start = text.rfind(CALL_OPEN)  # json.dumps writes one line: no CALL_OPEN inside
+        try:
+            call = json.loads(text[start + len(CALL_OPEN):-len(CALL_CLOSE)]) if start >= 0 else None
+        except ValueError:
+            call = None
+        if not (isinstance(call, dict) and "name" in call):
+            break
+        calls.insert(0, {"name": call["name"], "arguments": call.get("arguments")})
+        text = text[:start].rstrip("\n")
+    return text, calls
