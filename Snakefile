@@ -37,6 +37,7 @@ include: "rules/train.smk"
 include: "rules/merge.smk"
 include: "rules/evaluate.smk"
 include: "rules/aggregate.smk"
+include: "rules/inspection.smk"
 
 
 onsuccess:
@@ -50,4 +51,5 @@ rule all:
         layout.ENSEMBLE,
         layout.CLAIMS,
         expand(layout.CHART, chart=layout.CHARTS),
+        expand(layout.TRAINING_CHART, curves=TRAINING_CHARTS),
         [layout.SECOND_ATTEMPT_TABLE] if wf.first_attempt_verdict_files(config) else [],

@@ -25,7 +25,8 @@ from codefrontier.base.layout import model_of
 
 # every rule of the Snakefile, each reading its own entry unless named here
 RULES = ("problems", "sft_data", "model_init", "sft", "rl", "merge", "sample", "judge",
-         "second_attempt", "judge_second_attempt", "frontier", "ensemble", "plots", "claims", "second_attempt_table")
+         "second_attempt", "judge_second_attempt", "frontier", "ensemble", "plots", "claims", "second_attempt_table",
+         "training", "training_plots", "inspect_logs")
 READS_ENTRY_OF = {"second_attempt": "sample", "judge_second_attempt": "judge"}  # second attempts sample and judge
 LAUNCHED = ("sft", "rl")  # rules whose command goes through `codefrontier launch`
 GPU_RULES = ("sft", "rl", "sample", "second_attempt")  # rules whose command can use a GPU

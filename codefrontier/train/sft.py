@@ -36,6 +36,7 @@ DEFAULTS = {
     "warmup_steps": 0.05,  # a float below 1 is a ratio of the total steps
     "max_length": 2048,
     "logging_steps": 5,
+    "logging_first_step": True,  # the loss curve starts at step 1 (results/training.parquet)
     "save_strategy": "steps",
     "save_steps": 50,
     "save_total_limit": 2,
