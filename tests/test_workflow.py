@@ -230,8 +230,8 @@ def test_second_attempts_for_the_checkpoints_the_config_names(tmp_path):
 
     config = yaml.safe_load((REPO / "config.yaml").read_text())
     assert wf.second_attempt_verdict_files(config) == []  # the default gives none
-    update_config(config, yaml.safe_load((REPO / "configs" / "tiny-shaping-repair.yaml")
-                                         .read_text()))  # as --configfile merges it
+    for overlay in ("tiny-full-eval.yaml", "tiny-shaping-repair.yaml"):  # its extends chain
+        update_config(config, yaml.safe_load((REPO / "configs" / overlay).read_text()))
     assert wf.second_attempt_verdict_files(config) == [  # the comparison's: reasoning only
         f"results/tiny/reasoning/{ckpt}/second-attempt/verdicts.parquet"
         for ckpt in ("sft", "rl-kinf", "rl-repair-kinf")]
