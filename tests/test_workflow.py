@@ -247,7 +247,8 @@ def test_second_attempts_for_the_checkpoints_the_config_names(tmp_path):
     assert "--max-new-tokens 256" in options and "--n" not in options  # agentic's own budget
 
     (tmp_path / "second.yaml").write_text(yaml.safe_dump(
-        {"extends": str(REPO / "config.yaml"), "second_attempts": config["second_attempts"]}))
+        {"extends": str(REPO / "configs" / "tiny-full-eval.yaml"),  # the SFT evaluated
+         "second_attempts": config["second_attempts"]}))
     done = snakemake(tmp_path, "-n", "--quiet", "rules", config=tmp_path / "second.yaml",
                      timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
