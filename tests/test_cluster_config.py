@@ -98,8 +98,8 @@ def test_two_grids_are_one_grid_and_a_shared_base_is_read_once(tmp_path):
     run = compose([CONFIGS / "qwen2.5-7b.yaml", CONFIGS / "qwen2.5-32b.yaml"], REPO / "config.yaml")
     assert list(run.values["models"]) == ["qwen2.5-7b", "qwen2.5-32b"]
     both = compose([CONFIGS / "tiny-findings.yaml", CONFIGS / "vllm-cpu.yaml"], REPO / "config.yaml")
-    assert [layer.path.name for layer in both.layers] == [
-        "config.yaml", "tiny-findings.yaml", "vllm-cpu.yaml"]
+    assert [layer.path.name for layer in both.layers] == [  # config.yaml read once
+        "config.yaml", "tiny-full-eval.yaml", "tiny-findings.yaml", "vllm-cpu.yaml"]
     assert both.values["sampling"]["backend"] == "vllm"
     assert both.values["models"]["tiny"]["rl"]["rewards"] == ["k2", "k3", "k4", "k5", "kinf"]
 
@@ -115,7 +115,11 @@ def test_an_overlay_does_not_bring_its_grid_into_another_named_grid():
 @pytest.mark.parametrize("overlay", [*sorted(p.name for p in CONFIGS.glob("tiny-*.yaml")),
                                      "vllm-cpu.yaml"])
 def test_every_shipped_overlay_says_what_it_extends(overlay):
-    assert yaml.safe_load((CONFIGS / overlay).read_text())["extends"] == "../config.yaml"
+    """The main job's own overlays extend config.yaml; the research overlays extend the
+    full-size evaluation (tiny-full-eval.yaml), which extends config.yaml."""
+    full_size = overlay not in ("tiny-full-eval.yaml", "vllm-cpu.yaml")
+    expected = "tiny-full-eval.yaml" if full_size else "../config.yaml"
+    assert yaml.safe_load((CONFIGS / overlay).read_text())["extends"] == expected
 
 
 # --- errors that lead to the fix -----------------------------------------------------------
@@ -458,8 +462,8 @@ def test_plan_of_the_example_sizes_the_model_from_its_cached_config(tmp_path):
     size = summary["models"]["qwen2.5-coder-1.5b"]
     assert 1.5e9 < size["parameters"] < 1.6e9 and "config.json" in size["source"]
     # problems, 4 rewards x 3 settings, 5 merges x 3, 10 checkpoints x 3 sampled and judged,
-    # frontier, ensemble, claims, plots, all
-    assert summary["jobs"] == 2 + 12 + 15 + 30 + 30 + 4 + 1
+    # frontier, ensemble, claims, plots, the training table and its charts, all
+    assert summary["jobs"] == 2 + 12 + 15 + 30 + 30 + 4 + 2 + 1
 
 
 @pytest.mark.parametrize("tied", [True, False])
