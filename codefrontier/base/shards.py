@@ -19,7 +19,7 @@ import logging
 import os
 import re
 import shutil
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -55,10 +55,12 @@ def json_sha256(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def fingerprint_changes(old: dict[str, Any], new: dict[str, Any], shown: int = 6) -> str:
-    """What differs between two fingerprints, as `key old -> new` items (nested keys
-    joined by dots)."""
-    before, after = _flat(old), _flat(new)
+def fingerprint_changes(old: dict[str, Any], new: dict[str, Any], shown: int = 6,
+                        flatten: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> str:
+    """What differs between two fingerprints, as `key old -> new` items: keys as
+    `flatten` names them (by default nested keys joined by dots)."""
+    flatten = flatten or _flat
+    before, after = flatten(old), flatten(new)
     changes = [f"{key} {_short(before.get(key))} -> {_short(after.get(key))}"
                for key in sorted(before.keys() | after.keys()) if before.get(key) != after.get(key)]
     if len(changes) > shown:

@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from codefrontier.base import shards
 from codefrontier.base.provenance import write_provenance
 from codefrontier.base.publish import publish, temporary_beside
 
@@ -165,16 +166,11 @@ def write_fingerprint(work_dir: Path, fingerprint: dict[str, Any]) -> None:
     tmp.replace(work_dir / FINGERPRINT_FILE)
 
 
-def fingerprint_changes(old: dict[str, Any] | None, new: dict[str, Any], shown: int = 6) -> str:
+def fingerprint_changes(old: dict[str, Any] | None, new: dict[str, Any]) -> str:
     """What differs between two fingerprints, as `key old -> new` items."""
     if old is None:
         return f"the work folder has no readable {FINGERPRINT_FILE} (an older version's run?)"
-    before, after = _flat(old), _flat(new)
-    changes = [f"{key} {_short(before.get(key))} -> {_short(after.get(key))}"
-               for key in sorted(before.keys() | after.keys()) if before.get(key) != after.get(key)]
-    if len(changes) > shown:
-        changes = [*changes[:shown], f"and {len(changes) - shown} more"]
-    return ", ".join(changes)
+    return shards.fingerprint_changes(old, new, flatten=_flat)
 
 
 def _flat(fingerprint: dict[str, Any]) -> dict[str, Any]:
@@ -182,13 +178,6 @@ def _flat(fingerprint: dict[str, Any]) -> dict[str, Any]:
     flat = {key: value for key, value in fingerprint.items() if key not in ("trainer", "inputs")}
     flat |= {f"input {path}": digest for path, digest in (fingerprint.get("inputs") or {}).items()}
     return flat | (fingerprint.get("trainer") or {})
-
-
-def _short(value: Any) -> str:
-    """A value as JSON writes it; sha256 digests cut to 12 hex digits."""
-    if isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value):
-        return value[:12] + "…"
-    return json.dumps(value)
 
 
 def prepare_work_dir(work_dir: Path, fingerprint: dict[str, Any],
