@@ -10,6 +10,7 @@ from snakemake.utils import min_version
 
 from codefrontier.base import layout
 from codefrontier.pipeline import workflow as wf
+from codefrontier.pipeline.preemption import requeue_preempted_jobs
 from codefrontier.pipeline.snakefile import take_run_config
 
 min_version("9.0")
@@ -38,6 +39,11 @@ include: "rules/merge.smk"
 include: "rules/evaluate.smk"
 include: "rules/aggregate.smk"
 include: "rules/inspection.smk"
+
+
+onstart:
+    # through Slurm: a job preempted and cancelled (PreemptMode=CANCEL) goes back in the queue
+    requeue_preempted_jobs(workflow)
 
 
 onsuccess:

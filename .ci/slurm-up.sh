@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Start a private Slurm cluster on this machine (Debian, root, no systemd) for the Slurm
-# tests (tests/test_slurm.py) and `snakemake --profile slurm`: one node, the machine
-# itself (partition `debug`), and two more nodes for multi-node jobs (partition `pair`,
-# and partition `gpu`, where each node declares 4 GPUs that are not there:
-# cfnode1 and cfnode2), each a slurmd in a network namespace of its own with its own
-# address on a bridge (10.217.0.0/24), hostname and /etc/hosts (/etc/netns/NODE/hosts,
-# which `ip netns exec` shows as /etc/hosts). Their jobs see two hosts that reach each
-# other only over that network, as on a cluster.
+# tests (tests/test_slurm.py, tests/test_time_limits.py) and `snakemake --profile slurm`:
+# one node, the machine itself (partition `debug`; and `spot`, `spot-cancel` and `urgent`
+# for preemption), and two more nodes for multi-node jobs (partition `pair`, and
+# partition `gpu`, where each node declares 4 GPUs that are not there: cfnode1 and
+# cfnode2), each a slurmd in a network namespace of its own with its own address on a
+# bridge (10.217.0.0/24), hostname and /etc/hosts (/etc/netns/NODE/hosts, which
+# `ip netns exec` shows as /etc/hosts). Their jobs see two hosts that reach each other
+# only over that network, as on a cluster.
 #
 # Nothing of the machine's own Slurm or MUNGE set-up is used or changed: no
 # /etc/slurm, /etc/munge, /var/spool, /var/log or /run. Configuration, state, logs,
@@ -36,6 +37,11 @@ pair=(cfnode1 cfnode2)
 # recorded by Slurm as on a GPU cluster (tests/test_slurm.py); jobs that need one fail
 gpus_per_node=4
 gpu_type=a100  # what configs/example-1.5b-4gpu.yaml asks for (gpu_model)
+# preemption (tests/test_time_limits.py): a job of partition `urgent` preempts the jobs of
+# `spot` (requeued, warned by SIGTERM this many seconds before their time is up) and of
+# `spot-cancel` (cancelled without grace: SIGTERM, then SIGKILL after KillWait) on this
+# machine; jobs of the other partitions are never preempted
+grace_seconds=30
 
 echo "starting a private Slurm cluster (this machine and two namespaced nodes): config and state in $dir" \
      "(SLURM_CONF=$conf), daemons munged (socket $socket), slurmctld (port $ctld_port)" \
@@ -155,9 +161,14 @@ NodeName=${host} CPUs=${cpus} RealMemory=${memory} State=UNKNOWN
 GresTypes=gpu
 NodeName=${pair[0]} NodeAddr=${subnet}.11 CPUs=${cpus} RealMemory=$(( memory / 2 )) Gres=gpu:${gpu_type}:${gpus_per_node} State=UNKNOWN
 NodeName=${pair[1]} NodeAddr=${subnet}.12 CPUs=${cpus} RealMemory=$(( memory / 2 )) Gres=gpu:${gpu_type}:${gpus_per_node} State=UNKNOWN
-PartitionName=debug Nodes=${host} Default=YES MaxTime=INFINITE State=UP
-PartitionName=pair Nodes=${pair[0]},${pair[1]} MaxTime=INFINITE State=UP
-PartitionName=gpu Nodes=${pair[0]},${pair[1]} MaxTime=INFINITE State=UP
+PreemptType=preempt/partition_prio
+PreemptMode=REQUEUE
+PartitionName=debug Nodes=${host} Default=YES MaxTime=INFINITE State=UP PreemptMode=OFF
+PartitionName=pair Nodes=${pair[0]},${pair[1]} MaxTime=INFINITE State=UP PreemptMode=OFF
+PartitionName=gpu Nodes=${pair[0]},${pair[1]} MaxTime=INFINITE State=UP PreemptMode=OFF
+PartitionName=spot Nodes=${host} MaxTime=INFINITE State=UP PriorityTier=1 PreemptMode=REQUEUE GraceTime=${grace_seconds}
+PartitionName=spot-cancel Nodes=${host} MaxTime=INFINITE State=UP PriorityTier=1 PreemptMode=CANCEL
+PartitionName=urgent Nodes=${host} MaxTime=INFINITE State=UP PriorityTier=2 PreemptMode=OFF
 CONF
 )
 export SLURM_CONF=$conf

@@ -2,6 +2,12 @@
 # episodes of its setting, with the config's `episodes` limits); the repair run
 # (rl/repair-<reward>) trains in the setting where repair runs (reasoning), from the
 # checkpoint its config names.
+#
+# SFT and GRPO jobs stop before their time limit (or on SIGTERM) with a checkpoint saved
+# and the resubmit exit status, and are submitted again (`retries`); each submission
+# resumes the last (docs/cluster.md, "Time limits, preemption and retries"). `exec`:
+# Snakemake waits for the trainer itself (a shell between would die of Slurm's SIGTERM,
+# and the job would be reported failed while the trainer still saves).
 
 
 rule model_init:
@@ -40,6 +46,7 @@ rule sft:
     threads: grid.threads("sft")
     resources:
         **grid.resources("sft"),
+    retries: grid.retries("sft")
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -47,8 +54,9 @@ rule sft:
     benchmark:
         layout.benchmark("sft")
     shell:
-        "{params.launcher} {params.provenance} train sft "
-        "--model {params.model} --data {input.data} --out {output} {params.options} > {log} 2>&1"
+        "exec {params.launcher} {params.provenance} train sft "
+        "--model {params.model} --data {input.data} --out {output} {params.options} "
+        "--attempt {resources.attempt} > {log} 2>&1"
 
 
 rule rl:
@@ -69,6 +77,7 @@ rule rl:
     threads: grid.threads("rl")
     resources:
         **grid.resources("rl"),
+    retries: grid.retries("rl")
     conda:
         "../envs/codefrontier.yaml"
     log:
@@ -76,6 +85,6 @@ rule rl:
     benchmark:
         layout.benchmark("rl")
     shell:
-        "{params.launcher} {params.provenance} train grpo "
+        "exec {params.launcher} {params.provenance} train grpo "
         "--model {params.model} --problems {input.problems} {params.options} "
-        "--judge-workers {threads} --out {output} > {log} 2>&1"
+        "--judge-workers {threads} --attempt {resources.attempt} --out {output} > {log} 2>&1"

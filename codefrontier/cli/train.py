@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import functools
+import sys
 from dataclasses import fields
+from pathlib import Path
 
 from codefrontier.base.options import add_options, flag, from_args
 from codefrontier.cli.evaluate import add_episode_options, episode_limits
@@ -11,6 +14,7 @@ from codefrontier.models.embedded import EmbeddedModelSpec
 from codefrontier.rewards import reward_names
 from codefrontier.settings.registry import repair_setting
 from codefrontier.train.repair import RepairOptions
+from codefrontier.train.submissions import RESUBMIT_EXIT_STATUS, StoppedToResubmit, Submission
 
 
 def _model_init(args: argparse.Namespace) -> int:
@@ -24,16 +28,36 @@ def _model_init(args: argparse.Namespace) -> int:
     return 0
 
 
+def _submission(args: argparse.Namespace) -> Submission:
+    return Submission(attempt=args.attempt, stop_after_minutes=args.stop_after)
+
+
+def resubmits_when_stopped(handler):
+    """A training command's handler, which ends with RESUBMIT_EXIT_STATUS when its run
+    stopped before its end with a checkpoint saved (train/submissions.py)."""
+    @functools.wraps(handler)
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except StoppedToResubmit as stop:
+            print(f"codefrontier train: {stop}", file=sys.stderr)
+            return RESUBMIT_EXIT_STATUS
+
+    return run
+
+
+@resubmits_when_stopped
 def _train_sft(args: argparse.Namespace) -> int:
     from codefrontier.train.common import parse_overrides
     from codefrontier.train.sft import run_sft
 
     out = run_sft(args.model, args.data, args.out, parse_overrides(args.set), args.work_dir,
-                  keep_checkpoints=args.keep_checkpoints)
+                  keep_checkpoints=args.keep_checkpoints, submission=_submission(args))
     print(f"SFT of {args.model} on {args.data} -> {out}")
     return 0
 
 
+@resubmits_when_stopped
 def _train_grpo(args: argparse.Namespace) -> int:
     from codefrontier.train.common import parse_overrides
     from codefrontier.train.grpo import run_grpo
@@ -42,10 +66,21 @@ def _train_grpo(args: argparse.Namespace) -> int:
     out = run_grpo(args.model, args.problems, args.reward, args.out, parse_overrides(args.set),
                    args.work_dir, judge_workers=args.judge_workers, setting=args.setting,
                    episode_limits=episode_limits(args), repair=repair,
-                   keep_checkpoints=args.keep_checkpoints)
+                   keep_checkpoints=args.keep_checkpoints, submission=_submission(args))
     kind = "repair GRPO" if repair else "GRPO"
     print(f"{kind} of {args.model} with reward {args.reward} -> {out}")
     return 0
+
+
+def launched_work_dir(command: list[str]) -> Path | None:
+    """The work folder of a launched `train` command (None for another command)."""
+    from codefrontier.train.common import work_dir_for
+
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--out")
+    parser.add_argument("--work-dir")
+    known, _ = parser.parse_known_args(command)
+    return work_dir_for(Path(known.out), known.work_dir) if known.out else None
 
 
 def _launch(args: argparse.Namespace) -> int:
@@ -55,7 +90,8 @@ def _launch(args: argparse.Namespace) -> int:
     if not command:
         raise ValueError("give the codefrontier command to launch after --, e.g. -- train sft ...")
     return run_launched(args.processes, command, cpu=args.cpu,
-                        accelerate_config=args.accelerate_config)
+                        accelerate_config=args.accelerate_config,
+                        work_dir=launched_work_dir(command))
 
 
 def _add_model_init(commands) -> None:
@@ -88,6 +124,15 @@ def _add_train(commands) -> None:
     overrides.add_argument("--keep-checkpoints", action="store_true",
                            help="keep the trainer checkpoints once the output is published "
                                 "(default: removed; the run's logs stay in the work folder)")
+    overrides.add_argument("--stop-after", type=float, metavar="MINUTES",
+                           help="save a checkpoint and exit with status "
+                                f"{RESUBMIT_EXIT_STATUS} before this many minutes have "
+                                "passed (inside a Slurm job its end time applies without it; "
+                                "SIGTERM or SIGUSR1 take the same way out at the next step)")
+    overrides.add_argument("--attempt", type=int, default=1, metavar="N",
+                           help="the workflow's attempt at this job: from the second on, "
+                                "training starts only if the attempt before it saved a "
+                                "checkpoint or stopped to be resubmitted")
     sft = train_commands.add_parser("sft", parents=[overrides],
                                     help="supervised fine-tuning on the assistant turns")
     sft.add_argument("--model", required=True, help="a model folder or hub id")

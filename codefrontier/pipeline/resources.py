@@ -14,7 +14,12 @@ the entry (tests/test_resources.py submits to a Slurm cluster and reads them bac
   counts per node.
 
 The training rules (sft, rl) start one launcher per node (`codefrontier launch` starts
-that node's processes), so their jobs ask for one task per node.
+that node's processes), so their jobs ask for one task per node. Their jobs resume their
+work folder's last checkpoint, so a job stopped by its time limit or a preemption is
+submitted again (`retries`), with the same runtime: a longer one would resume the same
+way after a longer wait in the queue, and could pass the partition's limit. Each retry
+learns its attempt (the `attempt` resource) and starts only if the attempt before it made
+progress (train/submissions.py).
 """
 
 from __future__ import annotations
@@ -29,6 +34,10 @@ RULES = ("problems", "sft_data", "model_init", "sft", "rl", "merge", "sample", "
          "training", "training_plots", "inspect_logs")
 READS_ENTRY_OF = {"second_attempt": "sample", "judge_second_attempt": "judge"}  # second attempts sample and judge
 LAUNCHED = ("sft", "rl")  # rules whose command goes through `codefrontier launch`
+RESUMING = LAUNCHED  # rules whose jobs resume their work folder's last trainer checkpoint
+# how often a resuming job is submitted again: the shipped grids' longest runs take up to 5
+# submissions at a 24-hour limit (docs/cluster.md, "Sizing the shipped grids")
+TRAINING_RETRIES = 5
 GPU_RULES = ("sft", "rl", "sample", "second_attempt")  # rules whose command can use a GPU
 DEFAULT_ENTRY = "default"
 # the keys an entry may hold (config.schema.yaml's definition `resource`: a test keeps both
@@ -103,12 +112,22 @@ def resource_names(config: dict, rule: str) -> list[str]:
 
 def rule_resources(config: dict, rule: str) -> dict[str, Any]:
     """The `resources:` of a rule: per resource, a function of the job's wildcards (None
-    where the job's model leaves the resource unset: Snakemake then drops it)."""
+    where the job's model leaves the resource unset: Snakemake then drops it); a resuming
+    rule's jobs also get their `attempt` (1, then 2 for the first retry, ...)."""
     def value_of(name: str):
         return lambda wildcards: job_resources(config, rule, dict(wildcards).get("model", "")
                                                ).get(name)
 
-    return {name: value_of(name) for name in resource_names(config, rule)}
+    values = {name: value_of(name) for name in resource_names(config, rule)}
+    if rule in RESUMING:
+        values["attempt"] = lambda wildcards, attempt: attempt
+    return values
+
+
+def rule_retries(rule: str) -> int | None:
+    """The `retries:` of a rule: resuming rules are submitted again after a stop; the others
+    take the profile's (or Snakemake's) setting."""
+    return TRAINING_RETRIES if rule in RESUMING else None
 
 
 def rule_threads(config: dict, rule: str):

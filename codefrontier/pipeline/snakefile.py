@@ -14,7 +14,7 @@ from pathlib import Path
 from codefrontier.pipeline.checks import check, check_hub
 from codefrontier.pipeline.configfiles import DEFAULT_FILE, compose, validate
 from codefrontier.pipeline.places import Places
-from codefrontier.pipeline.resources import rule_resources, rule_threads
+from codefrontier.pipeline.resources import rule_resources, rule_retries, rule_threads
 from codefrontier.pipeline.workflow import (
     base_model,
     checkpoint_folder,
@@ -42,6 +42,12 @@ class RuleHelpers:
 
     def resources(self, rule: str) -> dict:
         return rule_resources(self.config, rule)
+
+    def retries(self, rule: str) -> int | None:
+        """The rule's retries where the workflow submits its jobs; none inside a cluster
+        job, whose own Snakemake would otherwise retry a stopped job within the same
+        (spent) allocation."""
+        return rule_retries(rule) if self.main_process else 0
 
     def provenance(self, rule: str):
         return lambda wildcards: provenance_option(self.config, rule, **dict(wildcards))

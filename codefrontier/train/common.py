@@ -11,7 +11,9 @@ reads). The work folder also holds the run's fingerprint (`run.json`: inputs, mo
 trainer settings); a run whose fingerprint differs starts from step 0 instead
 of resuming checkpoints that were trained for something else. The output
 folder appears only when training is complete (written to a temporary folder,
-then renamed).
+then renamed). A run that must stop before its end (a time limit, a signal) saves a
+checkpoint at a step boundary and raises StoppedToResubmit (train/stopping.py,
+train/submissions.py); the next submission resumes it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,13 @@ import yaml
 from codefrontier.base import shards
 from codefrontier.base.provenance import write_provenance
 from codefrontier.base.publish import publish, temporary_beside
+from codefrontier.train.deadline import run_deadline
+from codefrontier.train.submissions import (
+    StoppedToResubmit,
+    Submission,
+    begin_submission,
+    is_main_process,
+)
 
 log = logging.getLogger("codefrontier.train")
 
@@ -111,6 +120,21 @@ def last_checkpoint(work_dir: Path) -> str | None:
             continue
         return str(candidate)
     return None
+
+
+def checkpoint_step(checkpoint: str | os.PathLike | None) -> int:
+    """The step a trainer checkpoint was saved at (0 for none)."""
+    return int(Path(checkpoint).name.removeprefix("checkpoint-")) if checkpoint else 0
+
+
+def start_submission(work_dir: Path, submission: Submission | None) -> float | None:
+    """First thing in a training command: refuse a retry that follows no progress, log this
+    submission's start (train/submissions.py), and return its deadline (train/deadline.py)."""
+    submission = submission or Submission()
+    deadline = run_deadline(submission.stop_after_minutes)
+    resumes = checkpoint_step(last_checkpoint(work_dir)) if is_main_process() else 0
+    begin_submission(work_dir, submission, deadline, resumes)
+    return deadline
 
 
 FINGERPRINT_FILE = "run.json"
@@ -200,13 +224,15 @@ def prepare_work_dir(work_dir: Path, fingerprint: dict[str, Any],
 
 def train_and_save(trainer, work: Path, out: Path, model: str, inputs: list,
                    run_files: tuple[str, ...] = (), keep_checkpoints: bool = False,
-                   **fields) -> Path:
+                   deadline: float | None = None, **fields) -> Path:
     """Train (resuming from the work folder's last complete checkpoint when it belongs to
     the same run) and save the result with a provenance record; `model` counts as an
     input when it is a local folder. `run_files` are work-folder files that the run
     appends to, removed when it starts from step 0. The trainer checkpoints are removed
-    once the result is published, unless `keep_checkpoints`."""
+    once the result is published, unless `keep_checkpoints`. Before `deadline` (a Unix
+    time), or soon after a signal, training saves a checkpoint and stops: StoppedToResubmit."""
     from codefrontier.base.provenance import record
+    from codefrontier.train.stopping import StopInTime
 
     if trainer.is_world_process_zero():
         prepare_work_dir(work, run_fingerprint(trainer, model, inputs, fields),
@@ -215,8 +241,12 @@ def train_and_save(trainer, work: Path, out: Path, model: str, inputs: list,
     resume = last_checkpoint(work)
     if resume:
         log.info("resuming from %s", resume)
+    stop = StopInTime(deadline, work)
+    trainer.add_callback(stop)
     trainer.train(resume_from_checkpoint=resume)
     trainer.save_state()  # into the work folder (args.output_dir): it outlives the checkpoints
+    if stop.stopped:
+        raise StoppedToResubmit(trainer.state.global_step, stop.stopped)
     config = trainer.args
     local = [path for path in (model,) if Path(path).is_dir()]
     saved = save_final(trainer, out, record(

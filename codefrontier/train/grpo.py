@@ -38,11 +38,17 @@ from codefrontier.rewards import parse_reward, rung_disagreements, tests_needed
 from codefrontier.settings.base import Setting
 from codefrontier.settings.multi_turn import MultiTurnSetting
 from codefrontier.settings.registry import default_setting, get_setting, repair_setting
-from codefrontier.train.common import train_and_save, trainer_config, work_dir_for
+from codefrontier.train.common import (
+    start_submission,
+    train_and_save,
+    trainer_config,
+    work_dir_for,
+)
 from codefrontier.train.lm_head import GRPO_OUTPUTS, compact_lm_head
 from codefrontier.train.multi_turn import MultiTurnRollout
 from codefrontier.train.repair import REPAIR_LOG, RepairOptions, RepairRollout
 from codefrontier.train.rollout import SingleTurnRollout
+from codefrontier.train.submissions import Submission
 from codefrontier.train.trimmed_rows import trimmed
 
 log = logging.getLogger("codefrontier.train.grpo")
@@ -218,7 +224,7 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
              judge_workers: int | None = None, reward_function=None,
              setting: str | None = None, episode_limits: dict | None = None,
              repair: RepairOptions | None = None, log_samples: bool = False,
-             keep_checkpoints: bool = False) -> Path:
+             keep_checkpoints: bool = False, submission: Submission | None = None) -> Path:
     """Train `model` with GRPO on the problems under `reward` in `setting`; the result is
     a save_pretrained folder. Multi-turn settings play their episodes with the
     evaluation's episode runner (train/multi_turn.py), rewarded on what the episode
@@ -228,9 +234,11 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
     `reward_function` replaces the judge's reward by any TRL reward function (its result
     is still named `reward` in the provenance). `log_samples` writes every judged sample
     to OUT.work/judged.jsonl (JUDGED_FIELDS and its reward). The trainer checkpoints are
-    removed once the result is published, unless `keep_checkpoints`."""
+    removed once the result is published, unless `keep_checkpoints`. Stopped before its
+    `submission`'s deadline or by a signal, it raises StoppedToResubmit."""
     out = Path(out)
     work = work_dir_for(out, work_dir)
+    deadline = start_submission(work, submission)
     problems = list(load_problems(problems_path))
     setting = setting or default_setting()
     runner = get_setting(setting, episode_limits)
@@ -269,6 +277,7 @@ def run_grpo(model: str, problems_path: str | os.PathLike, reward: str, out: str
         repair_fields = {"repair": dataclasses.asdict(repair)} if repair is not None else {}
         return train_and_save(trainer, work, out, model, [problems_path],
                               run_files=(REWARD_LOG, REPAIR_LOG, JUDGED_LOG),
-                              keep_checkpoints=keep_checkpoints, kind="rl", reward=reward,
+                              keep_checkpoints=keep_checkpoints, deadline=deadline,
+                              kind="rl", reward=reward,
                               setting=setting, episode_limits=episode_limits or {},
                               **repair_fields)

@@ -10,17 +10,29 @@ command inside a one-task step (`srun -n1`) whose environment holds the step's n
 count and list, and the launcher's own `srun --overlap` spans the job's nodes from
 there. A DeepSpeed ZeRO-3 accelerate config for the large models is in
 configs/accelerate/zero3.yaml.
+
+SIGTERM and SIGUSR1 sent to the launcher go on to the training processes, which save and
+stop at their next step; a launch whose processes stopped that way ends with the
+resubmit status (train/submissions.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Mapping
+from pathlib import Path
+
+from codefrontier.sandbox.procfs import descendants
+from codefrontier.train.submissions import RESUBMIT_EXIT_STATUS, STOP_SIGNALS, stopped_since
 
 RENDEZVOUS_PORT = 29517
+TRAINING_MODULE = "codefrontier.cli"  # what a launched training process runs (`-m`)
 
 
 def first_host(nodelist: str) -> str:
@@ -79,7 +91,7 @@ def accelerate_argv(processes_per_node: int, command: list[str], cpu: bool = Fal
         launch += ["--multi_gpu", "--mixed_precision", "no" if cpu else "bf16"]
     elif cpu:
         launch += ["--cpu", "--mixed_precision", "no"]
-    target = ["-m", "codefrontier.cli", *command]
+    target = ["-m", TRAINING_MODULE, *command]
     if nodes == 1:
         return [*launch, *target]
     host = node_address(first_host(nodelist))
@@ -94,8 +106,46 @@ def accelerate_argv(processes_per_node: int, command: list[str], cpu: bool = Fal
             "--ntasks-per-node=1", "bash", "-c", script]
 
 
+def runs_module(pid: int, module: str) -> bool:
+    """Whether the process is `python ... -m module` (the launcher's own command line
+    names the module too, after `-m accelerate.commands.launch`)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            words = handle.read().decode(errors="replace").split("\0")
+    except OSError:
+        return False
+    return "-m" in words[:-1] and words[words.index("-m") + 1] == module
+
+
+def training_processes(launcher_pid: int) -> list[int]:
+    """The training processes that `launcher_pid` started (not their judge workers)."""
+    return [pid for pid in descendants(launcher_pid) if runs_module(pid, TRAINING_MODULE)]
+
+
+def forward_stop_signals(launcher: subprocess.Popen) -> None:
+    """Pass SIGTERM and SIGUSR1 on to the training processes, which save and stop at their
+    next step (train/stopping.py); accelerate's launcher never sees them from here (it
+    ends its processes 5 s after a SIGTERM of its own)."""
+    def forward(signum, frame) -> None:
+        for pid in training_processes(launcher.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signum)
+
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, forward)
+
+
 def run_launched(processes_per_node: int, command: list[str], cpu: bool = False,
-                 accelerate_config: str | None = None) -> int:
+                 accelerate_config: str | None = None, work_dir: Path | None = None) -> int:
+    """Run the command on every process; its exit status, or RESUBMIT_EXIT_STATUS when its
+    processes stopped to be resubmitted (accelerate reports their exit status as 1, so
+    the work folder's submission log says so)."""
     argv = accelerate_argv(processes_per_node, command, cpu, accelerate_config)
     print("launching:", shlex.join(argv), file=sys.stderr, flush=True)
-    return subprocess.run(argv, check=False).returncode
+    started = time.time()
+    launcher = subprocess.Popen(argv)
+    forward_stop_signals(launcher)
+    status = launcher.wait()
+    if status != 0 and work_dir is not None and stopped_since(work_dir, started):
+        return RESUBMIT_EXIT_STATUS
+    return status

@@ -28,7 +28,12 @@ from codefrontier.problems.schema import Problem
 from codefrontier.settings.environments import end_episode
 from codefrontier.settings.episodes import Episode, run_episodes
 from codefrontier.settings.multi_turn import MultiTurnSetting
-from codefrontier.train.rollout import next_turn_ids, policy_sampler, render_prompt
+from codefrontier.train.rollout import (
+    RolloutCalls,
+    next_turn_ids,
+    policy_sampler,
+    render_prompt,
+)
 
 # seeds: a rollout's turns use attempt numbers below this (policy_sampler's formula)
 MAX_ROUNDS = 32
@@ -137,17 +142,17 @@ class MultiTurnRollout:
         self._by_prompt = {setting.messages(p)[-1]["content"]: p.problem_id for p in problems}
         if len(self._by_prompt) != len(problems):
             raise ValueError("two problems have the same prompt")
-        self.calls = 0
+        self.calls = RolloutCalls()
 
     def __call__(self, prompts: list[list[dict]], trainer) -> dict:
-        self.calls += 1
+        call = self.calls.next(trainer)
         episodes = []
         for index, messages in enumerate(prompts):
             problem_id = self._by_prompt[messages[-1]["content"]]
             environment = self.setting.environment(self.problems, self.pool)
             environment.reset(problem_id=problem_id)
             episodes.append(Episode(problem_id, index, [dict(m) for m in messages], environment))
-        backend = PolicyBackend(trainer, seed_base=self.calls)
+        backend = PolicyBackend(trainer, seed_base=call)
         args = trainer.args
         sampling = SamplingSettings(n=1, temperature=args.temperature, top_p=args.top_p,
                                     max_new_tokens=args.max_completion_length, seed=args.seed)

@@ -47,7 +47,12 @@ from codefrontier.judge import Sample
 from codefrontier.judge.extract import extract_code
 from codefrontier.judge.verdicts import OUTCOMES
 from codefrontier.problems.schema import Problem
-from codefrontier.train.rollout import next_turn_ids, policy_sampler, render_prompt
+from codefrontier.train.rollout import (
+    RolloutCalls,
+    next_turn_ids,
+    policy_sampler,
+    render_prompt,
+)
 
 REPAIR_LOG = "repair.jsonl"  # in the work folder, beside rewards.jsonl
 
@@ -135,16 +140,16 @@ class RepairRollout:
             key = self._prompt_key(setting.messages(problem))
             if self._by_prompt.setdefault(key, problem.problem_id) != problem.problem_id:
                 raise ValueError(f"two problems have the same prompt: {problem.problem_id}")
-        self.calls = 0
+        self.calls = RolloutCalls()
 
     @staticmethod
     def _prompt_key(messages: list[dict]) -> str:
         return messages[-1]["content"]
 
     def __call__(self, prompts: list[list[dict]], trainer) -> dict:
-        self.calls += 1
+        call = self.calls.next(trainer)
         step = trainer.state.global_step
-        rng = random.Random(trainer.args.seed * 1_000_003 + self.calls)
+        rng = random.Random(trainer.args.seed * 1_000_003 + call)
         tokenizer = trainer.processing_class
         problem_ids = [self._by_prompt[self._prompt_key(p)] for p in prompts]
         groups = row_groups(problem_ids)
@@ -159,7 +164,7 @@ class RepairRollout:
                 contexts[row], problem_ids[row], is_replay[row] = \
                     conversation, failure.problem_id, True
 
-        generate = policy_sampler(trainer, tokenizer, seed_base=self.calls, reuse_prefixes=True)
+        generate = policy_sampler(trainer, tokenizer, seed_base=call, reuse_prefixes=True)
         prompt_ids = [render_prompt(tokenizer, c) for c in contexts]
         firsts, first_logprobs = generate(prompt_ids, 0)
         completion_ids = [list(ids) for ids in firsts]
@@ -243,7 +248,7 @@ class RepairRollout:
         if self.log_path is None:
             return
         outcomes = Counter(r.outcome for r in first_results)
-        entry = {"call": self.calls, "step": step, "rows": len(is_replay),
+        entry = {"call": self.calls.count, "step": step, "rows": len(is_replay),
                  "replayed_rows": sum(is_replay), "fresh_rows": len(first_results),
                  **{f"first/{name}": outcomes[name] for name in OUTCOMES},
                  "second_attempts": repaired_rows, "buffer": len(self.buffer)}

@@ -55,6 +55,20 @@ def next_turn_ids(tokenizer, following: list[dict], end_of_turn: str,
 
 
 
+class RolloutCalls:
+    """A rollout's calls numbered 1, 2, ... as in a run from step 0, which seed its
+    samples: a resumed run counts on from its step (TRL rolls out once per optimizer step
+    unless told to reuse generations), so it samples with the seeds of the run that was
+    not interrupted. A count of this process's calls alone would start again at 1."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def next(self, trainer) -> int:
+        self.count = (self.count or trainer.state.global_step) + 1
+        return self.count
+
+
 def policy_sampler(trainer, tokenizer, seed_base: int, reuse_prefixes: bool = False):
     """`generate(prompts_ids, attempt) -> (completions_ids, logprobs)` with the trainer's
     policy, temperature and top-p, each completion bounded by max_completion_length (and
@@ -101,7 +115,7 @@ class SingleTurnRollout:
 
     def __init__(self) -> None:
         self.__name__ = "single_turn_rollout"
-        self.calls = 0
+        self.calls = RolloutCalls()
 
     @staticmethod
     def serves(config) -> bool:
@@ -111,9 +125,8 @@ class SingleTurnRollout:
                 and config.repetition_penalty == 1.0 and not config.generation_kwargs)
 
     def __call__(self, prompts: list[list[dict]], trainer) -> dict:
-        self.calls += 1
         tokenizer = trainer.processing_class
         prompt_ids = [render_prompt(tokenizer, messages) for messages in prompts]
         completion_ids, logprobs = policy_sampler(trainer, tokenizer,
-                                                  seed_base=self.calls)(prompt_ids)
+                                                  seed_base=self.calls.next(trainer))(prompt_ids)
         return {"prompt_ids": prompt_ids, "completion_ids": completion_ids, "logprobs": logprobs}

@@ -22,8 +22,14 @@ import os
 from pathlib import Path
 
 from codefrontier.base.tables import read_records
-from codefrontier.train.common import train_and_save, trainer_config, work_dir_for
+from codefrontier.train.common import (
+    start_submission,
+    train_and_save,
+    trainer_config,
+    work_dir_for,
+)
 from codefrontier.train.lm_head import SFT_OUTPUTS, compact_lm_head
+from codefrontier.train.submissions import Submission
 
 log = logging.getLogger("codefrontier.train.sft")
 
@@ -114,11 +120,13 @@ def sft_trainer(model: str, data: str | os.PathLike, work: Path,
 
 def run_sft(model: str, data: str | os.PathLike, out: str | os.PathLike,
             overrides: dict | None = None, work_dir: str | os.PathLike | None = None,
-            keep_checkpoints: bool = False) -> Path:
+            keep_checkpoints: bool = False, submission: Submission | None = None) -> Path:
     """Fine-tune `model` (a folder or hub id) on `data`; the result is a save_pretrained
-    folder (the trainer checkpoints are removed then, unless `keep_checkpoints`)."""
+    folder (the trainer checkpoints are removed then, unless `keep_checkpoints`). Stopped
+    before its `submission`'s deadline or by a signal, it raises StoppedToResubmit."""
     out = Path(out)
     work = work_dir_for(out, work_dir)
+    deadline = start_submission(work, submission)
     trainer = sft_trainer(model, data, work, overrides)
     return train_and_save(trainer, work, out, model, [data], keep_checkpoints=keep_checkpoints,
-                          kind="sft")
+                          deadline=deadline, kind="sft")
