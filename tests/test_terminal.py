@@ -422,7 +422,8 @@ def package_copy():
         pytest.skip("needs root, setpriv and /usr/bin/python3 to open a terminal as nobody")
     folder = tempfile.mkdtemp(prefix="codefrontier-nobody-")
     os.chmod(folder, 0o755)
-    shutil.copytree(REPO / "codefrontier", Path(folder) / "codefrontier")
+    shutil.copytree(REPO / "codefrontier", Path(folder) / "codefrontier",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # written to meanwhile
     subprocess.run(["chmod", "-R", "a+rX", folder], check=True)
     yield folder
     shutil.rmtree(folder)

@@ -9,7 +9,7 @@ import sys
 
 import pandas as pd
 import pytest
-from conftest import ENV
+from conftest import ENV, require_module
 
 from codefrontier.analysis.training_plots import chart_names, curves, write_training_plots
 from codefrontier.train.training_log import TRAINING_SCHEMA, run_rows, write_training
@@ -109,7 +109,10 @@ REPORTERS = {"tensorboard": "tensorboard", "trackio": "trackio"}
 @pytest.mark.parametrize("reporter", sorted(REPORTERS))
 def test_report_to_passes_through_to_the_trainer(reporter, smoke_run, tmp_path):
     """`rl.trl: {report_to: ...}` reaches TRL as `--set report_to=...`: a one-step GRPO run
-    logs its loss and reward there (where the package is installed)."""
+    logs its loss and reward there (where the package is installed: make test installs
+    TensorBoard, the `tracking` extra, and CI requires it)."""
+    if reporter == "tensorboard":
+        require_module("tensorboard", "pip install -e '.[tracking]'")
     pytest.importorskip(REPORTERS[reporter])
     env = {**ENV, "HF_HUB_OFFLINE": "1", "TENSORBOARD_LOGGING_DIR": str(tmp_path / "tb"),
            "TRACKIO_DIR": str(tmp_path / "trackio")}
