@@ -26,14 +26,21 @@ SHARED_FILES = {
     "nobody": ("test_isolation_levels", "test_terminal"),
 }
 SMOKE_GROUP = "smoke_run"
+# the groups that take longest, first (4 to 15 minutes each), so that no worker starts one
+# when the other is nearly done; the rest in file order
+LONGEST_FIRST = ("slurm", SMOKE_GROUP, "test_vllm", "test_suite", "test_training",
+                 "test_kernels")
 
 
 def pytest_collection_modifyitems(config, items):
     group_of = {name: group for group, names in SHARED_FILES.items() for name in names}
     group_of.update({item.path.stem: SMOKE_GROUP for item in items
                      if SMOKE_GROUP in getattr(item, "fixturenames", ())})
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group(group_of.get(item.path.stem, item.path.stem)))
+    groups = {item: group_of.get(item.path.stem, item.path.stem) for item in items}
+    for item, group in groups.items():
+        item.add_marker(pytest.mark.xdist_group(group))
+    rank = {group: index for index, group in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(groups[item], len(rank)))  # stable: file order kept
 
 
 def stdin_problem(problem_id="sum", tests=None, time_limit_s=1.0, memory_limit_mb=256):
