@@ -213,6 +213,13 @@ def test_plan_prints_both_estimates_and_warns_of_a_runtime_below_the_estimate(tm
             f"hit their time limit; `resources.rl.runtime: {math.ceil(hours * 60)}` fits."
             ) in report
     assert summary["warnings"] and len(summary["warnings"]) == 1  # the sample jobs fit
+    # the band the published runs fell in around the fit's predictions, left out of it
+    fitted = [1 / check.ratio for check in calibration.leave_one_out_rl() if check.in_fit]
+    spread = summary["calibration"]["grpo_spread"]
+    assert (spread["least"], spread["most"], spread["runs"]) == (min(fitted), max(fitted), 12)
+    assert spread["within_2x"] == 12 - len(MISSED)
+    assert (f"Each published GRPO run, left out of the fit, took {min(fitted):.2f} to "
+            f"{max(fitted):.2f} times the GPU-hours it predicts for it") in report
 
 
 @pytest.mark.slow

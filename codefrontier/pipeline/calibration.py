@@ -258,6 +258,25 @@ def leave_one_out_rl(runs: tuple[RlRun, ...] | None = None) -> list[Check]:
 
 
 @dataclass(frozen=True)
+class Spread:
+    """How far the fitted runs' GPU-hours fell from their leave-one-out predictions:
+    published over predicted, at the least and the most, and how many within 2x."""
+
+    least: float
+    most: float
+    within_2x: int
+    runs: int
+
+
+@functools.cache
+def rl_spread() -> Spread:
+    """The leave-one-out spread of the published runs in the GRPO fit: the band around an
+    estimate that the runs it was fitted to fell in."""
+    factors = [1 / check.ratio for check in leave_one_out_rl() if check.in_fit]
+    return Spread(min(factors), max(factors), sum(0.5 <= f <= 2 for f in factors), len(factors))
+
+
+@dataclass(frozen=True)
 class Benchmark:
     """A batched-decoding throughput: tokens read and written per second by `gpus` GPUs."""
 

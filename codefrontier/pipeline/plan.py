@@ -370,6 +370,7 @@ def calibration_summary(pace: Pace, sizes: dict) -> dict:
     return {
         "grpo": {**asdict(pace.rl), "utilisation": {
             model: pace.rl.utilisation(size.parameters, False) for model, size in sizes.items()}},
+        "grpo_spread": asdict(calibration.rl_spread()),
         "sampling": asdict(pace.sampling),
         "measured": [{"run": run.name, "steps": run.steps, "gpus": run.gpus, "gpu": run.gpu,
                       "gpu_hours": run.gpu_hours,
@@ -459,6 +460,12 @@ def calibration_markdown(fits: dict) -> list[str]:
         f"{sampling['short']:.1%} (short "
         f"outputs) or {sampling['reasoning']:.1%} (from {sampling['reasoning_from']:,.0f} "
         f"tokens a turn; {sampling['benchmarks']} benchmarks)."]
+    spread = fits["grpo_spread"]
+    lines.append(f"Each published GRPO run, left out of the fit, took {spread['least']:.2f} to "
+                 f"{spread['most']:.2f} times the GPU-hours it predicts for it ({spread['within_2x']} "
+                 f"of {spread['runs']} within 2x): a GRPO job that requests less than "
+                 f"{spread['most']:.1f} times its estimated hours may reach its time limit "
+                 "(training then saves, stops and resumes in the next submission).")
     lines += [f"Measured: {run['run']}: {run['steps']:g} steps on {run['gpus']:g} "
               f"{run['gpu']}, {run['gpu_hours'] * 3600 / run['steps']:.3g} GPU-seconds a step, "
               f"completions of {run['mean_completion_tokens']:.0f} tokens"
