@@ -21,26 +21,51 @@ from codefrontier.problems.schema import Problem, Test
 # made twice or used at once: the session's smoke run (every file with a test that
 # reads it), the private Slurm cluster (a GRPO job there is paced against a run beside
 # it), and the `nobody` user that the terminal and isolation tests look for processes of.
+# (xdist 3.8's own loadgroup cannot read `xdist_group` marks under pytest 9, which
+# renamed the node id it appends the group to; the scheduler below groups by file name.)
+SMOKE_GROUP = "smoke_run"
 SHARED_FILES = {
+    SMOKE_GROUP: ("test_browser", "test_docs", "test_inspect_export", "test_kills",
+                  "test_training_log", "test_workflow"),
     "slurm": ("test_slurm", "test_time_limits"),
     "nobody": ("test_isolation_levels", "test_terminal"),
 }
-SMOKE_GROUP = "smoke_run"
+GROUP_OF_FILE = {name: group for group, names in SHARED_FILES.items() for name in names}
 # the groups that take longest, first (4 to 15 minutes each), so that no worker starts one
 # when the other is nearly done; the rest in file order
 LONGEST_FIRST = ("slurm", SMOKE_GROUP, "test_vllm", "test_suite", "test_training",
                  "test_kernels")
 
 
+def test_group(nodeid: str) -> str:
+    """The group of a test, from its file's name."""
+    stem = Path(nodeid.split("::", 1)[0]).stem
+    return GROUP_OF_FILE.get(stem, stem)
+
+
 def pytest_collection_modifyitems(config, items):
-    group_of = {name: group for group, names in SHARED_FILES.items() for name in names}
-    group_of.update({item.path.stem: SMOKE_GROUP for item in items
-                     if SMOKE_GROUP in getattr(item, "fixturenames", ())})
-    groups = {item: group_of.get(item.path.stem, item.path.stem) for item in items}
-    for item, group in groups.items():
-        item.add_marker(pytest.mark.xdist_group(group))
+    misplaced = sorted({item.path.stem for item in items
+                        if SMOKE_GROUP in getattr(item, "fixturenames", ())
+                        and GROUP_OF_FILE.get(item.path.stem) != SMOKE_GROUP})
+    if misplaced:
+        raise pytest.UsageError(f"{misplaced} read the smoke run: add them to "
+                                f"SHARED_FILES[{SMOKE_GROUP!r}] in tests/conftest.py")
     rank = {group: index for index, group in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(groups[item], len(rank)))  # stable: file order kept
+    items.sort(key=lambda item: rank.get(test_group(item.nodeid), len(rank)))  # stable
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    config.option.loadscopereorder = False  # LONGEST_FIRST's order, not the test counts'
+
+    class FileGroups(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return test_group(nodeid)
+
+    return FileGroups(config, log)
 
 
 def stdin_problem(problem_id="sum", tests=None, time_limit_s=1.0, memory_limit_mb=256):
