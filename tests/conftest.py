@@ -68,6 +68,19 @@ def pytest_xdist_make_scheduler(config, log):
     return FileGroups(config, log)
 
 
+@pytest.fixture(autouse=True)
+def environment_restored():
+    """Each test leaves os.environ as it found it: training in this process (TRL's vLLM
+    colocate mode) sets MASTER_PORT, RANK and WORLD_SIZE, which every later subprocess of
+    this worker would inherit, and two such training processes at once (one per worker)
+    would listen on the same port."""
+    saved = dict(os.environ)
+    yield
+    if os.environ != saved:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 def stdin_problem(problem_id="sum", tests=None, time_limit_s=1.0, memory_limit_mb=256):
     tests = tests or tuple(Test(f"{i} {i + 1}\n", str(2 * i + 1)) for i in range(0, 40, 10))
     return Problem(problem_id, "Sum", "Print a + b.", "easy", "test", "stdin", tests=tuple(tests),
