@@ -18,7 +18,7 @@ import time
 import pytest
 from conftest import ENV, REPO, SMOKE
 
-from codefrontier.sandbox.procfs import descendants
+from codefrontier.sandbox.procfs import command_line, descendants
 
 STAGES = ("sft", "rl", "merge", "sample", "judge", "tables")
 KILLS = ("sft", "sft", "rl", "rl", "merge", "sample", "sample", "judge", "judge", "tables")
@@ -45,17 +45,9 @@ def stage_of(words: list[str]) -> str | None:
     return "tables" if TABLE_COMMANDS & set(words) else None
 
 
-def command_words(pid: int) -> list[str]:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return handle.read().decode(errors="replace").split("\0")
-    except OSError:
-        return []
-
-
 def running_stages(workflow: subprocess.Popen) -> set[str]:
     return {stage for pid in descendants(workflow.pid)
-            if (stage := stage_of(command_words(pid))) is not None}
+            if (stage := stage_of(command_line(pid))) is not None}
 
 
 def alive(pid: int) -> bool:

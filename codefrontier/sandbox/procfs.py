@@ -30,6 +30,15 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def command_line(pid: int) -> list[str]:
+    """The process's argv (empty for a process that ended, or a kernel thread)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return handle.read().decode(errors="replace").split("\0")[:-1]
+    except OSError:
+        return []
+
+
 def cpu_s(pid: int, reaped: bool = False) -> float | None:
     """CPU seconds (user + system, every thread) of the process, and with `reaped` those
     of the children it has waited for; None when /proc/PID/stat cannot be read."""

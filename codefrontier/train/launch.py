@@ -28,7 +28,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from codefrontier.sandbox.procfs import descendants
+from codefrontier.sandbox.procfs import command_line, descendants
 from codefrontier.train.submissions import RESUBMIT_EXIT_STATUS, STOP_SIGNALS, stopped_since
 
 RENDEZVOUS_PORT = 29517
@@ -109,11 +109,7 @@ def accelerate_argv(processes_per_node: int, command: list[str], cpu: bool = Fal
 def runs_module(pid: int, module: str) -> bool:
     """Whether the process is `python ... -m module` (the launcher's own command line
     names the module too, after `-m accelerate.commands.launch`)."""
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            words = handle.read().decode(errors="replace").split("\0")
-    except OSError:
-        return False
+    words = command_line(pid)
     return "-m" in words[:-1] and words[words.index("-m") + 1] == module
 
 
