@@ -272,6 +272,29 @@ def test_the_cpu_limit_ends_a_spinning_program():
 
 
 @pytest.mark.slow
+def test_a_spinning_program_on_a_busy_host_ends_by_its_cpu_limit_not_the_wall_limit():
+    """Which limit ends a computing command must not follow the host's load: two busy
+    loops per core leave the command at most 40% of one, so its 1 CPU second takes 2.5 s
+    or more of wall, past its 2 s wall limit, and the time it waits for a core is not
+    counted against that limit (terminal.WAIT_CREDIT_LIMITS)."""
+    cores = len(os.sched_getaffinity(0))
+    # each in a session of its own: with the scheduler's autogroups, a session shares the
+    # cores with the others as one, and the sandbox's command runs in a session of its own
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                             start_new_session=True) for _ in range(2 * cores)]
+    try:
+        with open_terminal(cpu_s=1, wall_s=2) as terminal:
+            result = terminal.run("python -c 'while True: pass'")
+            assert_host_untouched(terminal)
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    assert result.exit_code == 128 + 24, result  # SIGXCPU, not the wall limit's -9
+    assert result.timed_out and result.wall_s > 2  # it did wait for a core
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("bomb", [
     ":(){ :|:& };:",
     "python -c \"\nimport os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n"

@@ -50,6 +50,20 @@ def cpu_s(pid: int, reaped: bool = False) -> float | None:
         return None
 
 
+def run_queue_waits_s(pid: int) -> dict[int, float]:
+    """Seconds each thread of the process and of its descendants has waited on a run
+    queue, ready to run with no core free (/proc/PID/task/TID/schedstat's second field),
+    by thread id."""
+    waits = {}
+    for process in [pid, *descendants(pid)]:
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{process}/task"):
+                with contextlib.suppress(OSError, IndexError, ValueError), \
+                        open(f"/proc/{process}/task/{task}/schedstat") as handle:
+                    waits[int(task)] = int(handle.read().split()[1]) / 1e9
+    return waits
+
+
 def tree_cpu_s(pid: int) -> float:
     """CPU seconds of the process, its descendants and the children they reaped."""
     return sum(cpu_s(p, reaped=True) or 0.0 for p in [pid, *descendants(pid)])

@@ -48,6 +48,13 @@ from codefrontier.sandbox.textcut import HeadTailBuffer, excerpt_bytes
 __all__ = ["CommandLimits", "CommandResult", "Terminal", "WorkspaceExceeded"]
 
 QUOTA_CHECK_S = 0.5  # without root: how often a running command's workspace is measured
+# The wall limit ends commands that wait (a sleep, a blocked read); the CPU limit ends
+# those that compute. On a busy host a computing command also waits, for a free core, and
+# would meet the wall limit first: which limit ends it, and so what it prints, would
+# follow the host's load. So the wall limit does not count the longest run-queue wait of
+# any of the command's threads, up to this many wall limits more.
+WAIT_CREDIT_LIMITS = 2.0
+WAIT_CHECK_S = 0.5  # how often the command's run-queue waits are read
 DRAIN_S = 5.0  # after bwrap exited: the longest wait for the output to close, the init to end
 _python_checked = False  # a Terminal of this process has run the interpreter's probe
 
@@ -70,6 +77,25 @@ class WorkspaceExceeded(RuntimeError):
 
 
 # ------------------------------------------------------------------ a command's run
+
+
+class _WallDeadline:
+    """A command's wall limit, moved back by the longest run-queue wait of its threads
+    (WAIT_CREDIT_LIMITS). Threads that end keep the wait last read for them."""
+
+    def __init__(self, pid: int, start: float, wall_s: float) -> None:
+        self.pid, self.start, self.wall_s = pid, start, wall_s
+        self.waits: dict[int, float] = {}
+        self.next_look = start + min(WAIT_CHECK_S, wall_s)
+
+    def passed(self, now: float) -> bool:
+        if now < self.next_look:
+            return False
+        self.waits.update(procfs.run_queue_waits_s(self.pid))
+        credit = min(max(self.waits.values(), default=0.0), WAIT_CREDIT_LIMITS * self.wall_s)
+        end = self.start + self.wall_s + credit
+        self.next_look = min(end, now + WAIT_CHECK_S)
+        return now >= end
 
 
 @dataclass
@@ -313,7 +339,7 @@ class Terminal:
         """Collect the output until bwrap exits and the output closes; kill the sandbox at
         the wall limit or (without root) when the workspace outgrows its quota."""
         output = HeadTailBuffer(excerpt_bytes(self.limits.output_chars))
-        deadline = start + self.limits.wall_s
+        deadline = _WallDeadline(run.process.pid, start, self.limits.wall_s)
         next_check = start + QUOTA_CHECK_S if not self._as_root else math.inf
         timed_out = exceeded = False
         cpu_at_kill, killed_at = 0.0, math.inf
@@ -322,7 +348,7 @@ class Terminal:
         while True:
             now = time.monotonic()
             if ended is None and not (timed_out or exceeded):
-                if now >= deadline:
+                if deadline.passed(now):
                     timed_out = True
                 elif now >= next_check:
                     next_check = now + QUOTA_CHECK_S
@@ -339,7 +365,7 @@ class Terminal:
             elif timed_out or exceeded:
                 wait = 1.0  # killed: the pidfd reports the end
             else:
-                wait = max(0.0, min(deadline, next_check) - now)
+                wait = max(0.0, min(deadline.next_look, next_check) - now)
             watched = [fd for fd, on in ((run.output, output_open), (run.pidfd, ended is None),
                                          (run.info, run.info >= 0)) if on]
             readable, _, _ = select.select(watched, [], [], wait)

@@ -57,7 +57,8 @@ class ToolUseLimits:
 class AgenticLimits:
     max_turns: int = option(4, "actions (bash or submit) per episode")
     command_cpu_s: float = option(5.0, "CPU seconds per terminal command")
-    command_wall_s: float = option(10.0, "wall-clock seconds per terminal command")
+    command_wall_s: float = option(10.0, "wall-clock seconds per terminal command, less its "
+                                   "waits for a busy core")
     workspace_mb: int = option(64, "size cap of the episode's sandboxed workspace, in MB")
     output_chars: int = option(OUTPUT_CHARS, "characters of a command's output shown to the "
                                              "model (head and tail)")
