@@ -10,6 +10,7 @@ PATH to Snakemake, so that its sbatch/squeue/scancel and the srun inside each jo
 talk to the same cluster.
 """
 
+import contextlib
 import json
 import os
 import re
@@ -125,6 +126,25 @@ def test_grpo_trains_across_two_nodes(slurm, tmp_path):
     AutoModelForCausalLM.from_pretrained(checkpoint)
 
 
+def interrupt(run: subprocess.Popen, env: dict, partition: str) -> str:
+    """Stop a Snakemake run as a user would, Ctrl-C, then Ctrl-C again (README), and its
+    output. Snakemake cancels the jobs it submitted; once, in a make test beside other
+    tests, it let one SIGINT pass (no cancel reached slurmctld) and went on retrying the
+    failed job for five minutes, so a run still alive a minute after a signal gets the
+    next one (SIGINT, SIGTERM, SIGKILL), and whatever it left in `partition` is
+    cancelled."""
+    for stop in (signal.SIGINT, signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+        if run.poll() is not None:
+            break
+        run.send_signal(stop)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            run.communicate(timeout=60)
+            break
+    output = run.communicate()[0]  # all of it: communicate keeps what earlier calls read
+    subprocess.run(["scancel", "-p", partition], env=env, check=False)
+    return output
+
+
 def scontrol_job(job: str, env: dict) -> dict[str, str]:
     """A job's record as `scontrol -o show job` gives it, field by field."""
     shown = subprocess.run(["scontrol", "-o", "show", "job", job], capture_output=True,
@@ -163,8 +183,7 @@ def test_a_hub_model_grid_submits_its_rl_job_with_the_account_partition_gpus_and
                                     capture_output=True, text=True, env=slurm).stdout.split()
             rl = scontrol_job(queued[0], slurm) if queued else time.sleep(1)
     finally:
-        run.send_signal(signal.SIGINT)  # Snakemake cancels the job it submitted
-        output = run.communicate(timeout=300)[0]
+        output = interrupt(run, slurm, partition="gpu")
     assert rl is not None, output[-4000:]
     nodes = set(rl["NumNodes"].split("-"))  # "1-1" (min-max) while pending, "1" running
     assert (rl["Account"], rl["Partition"], rl["NumCPUs"], nodes) == (
