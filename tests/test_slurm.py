@@ -128,10 +128,13 @@ def test_grpo_trains_across_two_nodes(slurm, tmp_path):
 
 def interrupt(run: subprocess.Popen, env: dict, partition: str) -> str:
     """Stop a Snakemake run as a user would, Ctrl-C, then Ctrl-C again (README), and its
-    output. Snakemake cancels the jobs it submitted; once, in a make test beside other
-    tests, it let one SIGINT pass (no cancel reached slurmctld) and went on retrying the
-    failed job for five minutes, so a run still alive a minute after a signal gets the
-    next one (SIGINT, SIGTERM, SIGKILL), and whatever it left in `partition` is
+    output. Snakemake cancels the jobs it submitted, but its log handler swallows a
+    KeyboardInterrupt that arrives while it writes a line (snakemake/logging.py: `except
+    (KeyboardInterrupt, SystemExit): pass`), and the test signals just as a job appears
+    in the queue, when Snakemake logs its submission: once, in a make test beside other
+    tests, the SIGINT passed (no cancel reached slurmctld) and Snakemake went on retrying
+    the failed job for five minutes. So a run still alive a minute after a signal gets
+    the next one (SIGINT, SIGTERM, SIGKILL), and whatever it left in `partition` is
     cancelled."""
     for stop in (signal.SIGINT, signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
         if run.poll() is not None:
